@@ -134,3 +134,36 @@ def test_metric_backend_parameter_and_context(torch_backend):
     trials = trials_assembly(_dense())
     assert float(InternalConsistency(backend="torch")(trials)) == pytest.approx(
         float(InternalConsistency()(trials)), rel=1e-6)
+
+
+def test_ridge_heldout_path_on_torch(torch_backend):
+    # more features than stimuli -> RidgeRegression.cross_predict's one-factorisation path on both backends
+    from brainscore_metrics.regression import RidgeRegression
+
+    rng = np.random.default_rng(5)
+    X, Y = rng.normal(size=(80, 200)), rng.normal(size=(80, 4))
+    order = rng.permutation(80)
+    splits = [(np.sort(order[:72]), np.sort(order[72:])), (np.sort(order[8:]), np.sort(order[:8]))]
+    expected = RidgeRegression(alpha=1.0, backend="numpy").cross_predict(X, Y, splits)
+    got = RidgeRegression(alpha=1.0, backend="torch").cross_predict(X, Y, splits)
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_allclose(torch_backend.to_numpy(b), a, rtol=1e-6, atol=1e-9)
+
+
+def test_small_numpy_problems_run_blas_on_one_thread(monkeypatch):
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from brainscore_metrics.backend import SMALL_PROBLEM_FLOPS, blas_threads_for, get_backend
+
+    def blas_threads():
+        return {entry["num_threads"] for entry in threadpool_info() if entry["user_api"] == "blas"}
+
+    numpy_backend = get_backend("numpy")
+    with threadpool_limits(limits=2, user_api="blas"):  # a known starting point, even on a 1-core runner
+        before = blas_threads()
+        with blas_threads_for(numpy_backend, SMALL_PROBLEM_FLOPS / 10):
+            assert blas_threads() == {1}
+        assert blas_threads() == before
+        with blas_threads_for(numpy_backend, SMALL_PROBLEM_FLOPS * 10):
+            assert blas_threads() == before
+    assert before  # numpy's BLAS was found at all, so the checks above were meaningful

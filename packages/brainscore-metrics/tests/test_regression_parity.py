@@ -154,3 +154,52 @@ def test_pls_kernel_when_power_iteration_hits_max_iter():
     assert fitted["n_iter"] == list(reference.n_iter_)
     np.testing.assert_allclose(pls_predict(get_backend("numpy"), fitted, X, np.arange(70, 80)),
                                reference.predict(X[70:]), rtol=1e-9)
+
+
+@pytest.mark.parametrize("alpha, offset", [(1.0, 0.0), (1e-3, 0.0), (1.0, 50.0)])
+def test_ridge_heldout_shortcut_equals_per_split_fits(alpha, offset):
+    # More features than stimuli and splits that partition the rows: RidgeRegression.cross_predict takes
+    # the one-factorisation path. Independent check: scikit-learn Ridge fitted on each split's training
+    # rows. offset=50 gives features far from zero mean (as ReLU activations), alpha=1e-3 a harder system.
+    from brainscore_metrics.regression import RidgeRegression
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(150, 400)) + offset
+    Y = X[:, :30] @ rng.normal(size=(30, 7)) + rng.normal(size=(150, 7))
+    order = rng.permutation(150)
+    splits = [(np.sort(order[:135]), np.sort(order[135:])), (np.sort(order[15:]), np.sort(order[:15]))]
+    regression = RidgeRegression(alpha=alpha)
+    predictions = regression.cross_predict(X, Y, splits)
+    for (train, test), prediction in zip(splits, predictions, strict=True):
+        expected = SkRidge(alpha=alpha).fit(X[train], Y[train]).predict(X[test])
+        np.testing.assert_allclose(prediction, expected, rtol=1e-7, atol=1e-9 * np.abs(expected).max())
+
+
+def test_ridge_splits_that_leave_rows_out_fall_back_to_per_split_fits():
+    from brainscore_metrics.regression import RidgeRegression
+
+    rng = np.random.default_rng(4)
+    X, Y = rng.normal(size=(60, 100)), rng.normal(size=(60, 3))
+    train, test = np.arange(0, 40), np.arange(45, 60)  # rows 40-44 in neither set
+    prediction, = RidgeRegression(alpha=2.0).cross_predict(X, Y, [(train, test)])
+    np.testing.assert_allclose(prediction, SkRidge(alpha=2.0).fit(X[train], Y[train]).predict(X[test]),
+                               rtol=1e-8, atol=1e-12)
+
+
+def test_pls_float32_source_and_lockstep_groups_equal_scikit_learn():
+    # A float32 source is not copied to float64 as a whole: its products are taken block by block in
+    # float64, so the numbers equal scikit-learn's PLS on the float64 values (which it converts to).
+    # Fitting the splits in groups of 1 or 3 instead of all together changes nothing either.
+    from brainscore_metrics.regression import PLSRegression
+
+    rng = np.random.default_rng(6)
+    X = (rng.normal(size=(120, 60)) @ rng.normal(size=(60, 90))).astype(np.float32)
+    Y = X[:, :5].astype(np.float64) @ rng.normal(size=(5, 6)) + rng.normal(size=(120, 6))
+    order = rng.permutation(120)
+    splits = [(np.sort(np.roll(order, 12 * k)[12:]), np.sort(np.roll(order, 12 * k)[:12])) for k in range(4)]
+    expected = [SkPLS(n_components=8, scale=False).fit(X[train].astype(np.float64), Y[train]).predict(
+        X[test].astype(np.float64)) for train, test in splits]
+    for lockstep in (None, 1, 3):
+        predictions = PLSRegression(n_components=8, lockstep_splits=lockstep).cross_predict(X, Y, splits)
+        for prediction, reference in zip(predictions, expected, strict=True):
+            np.testing.assert_allclose(prediction, reference, rtol=1e-7, atol=1e-10)

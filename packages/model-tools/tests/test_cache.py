@@ -1,4 +1,4 @@
-"""Content-addressed activations cache: hits, misses, incremental layers, crashes, concurrent writers."""
+"""Content-addressed activations cache: hits, misses, incremental layers, netCDF entries, crashes, concurrency."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import textwrap
 import time
 from pathlib import Path
 
+import h5py
 import numpy as np
 import pytest
 import torch
+import xarray
 from _counting import ForwardCounter
 from PIL import Image
 
@@ -21,7 +23,18 @@ from model_tools.activations.cache import caching_enabled, default_cache_root
 
 
 def entries(root: Path) -> list[Path]:
-    return sorted(root.rglob("*.npy")) if root.exists() else []
+    """Complete cache entries (one netCDF file per extraction run)."""
+    return sorted(root.rglob("*.nc")) if root.exists() else []
+
+
+def index_files(root: Path) -> list[Path]:
+    return sorted((root / "index").rglob("*.json")) if root.exists() else []
+
+
+def entry_layers(path: Path) -> list[str]:
+    """The layer names an entry holds, read with xarray (an independent netCDF reader)."""
+    with xarray.open_dataset(path, engine="h5netcdf") as dataset:
+        return [str(name) for name in dataset["layer"].values]
 
 
 def test_second_call_is_a_hit_and_returns_equal_values(tiny_net, image_files):
@@ -32,18 +45,65 @@ def test_second_call_is_a_hit_and_returns_equal_values(tiny_net, image_files):
     second = extractor(image_files, ["1", "logits"])
     assert counter.calls == 3
     np.testing.assert_array_equal(first.values, second.values)
-    assert len(entries(default_cache_root())) == 2  # one entry per layer
+    root = default_cache_root()
+    assert len(entries(root)) == 1 and len(index_files(root)) == 2  # one entry per run, one index per layer
 
 
 def test_new_layers_are_computed_cached_ones_are_not(tiny_net, image_files):
     counter = ForwardCounter(tiny_net)
     extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=10)
     extractor(image_files, ["1"])
-    before = {path: path.stat().st_mtime_ns for path in entries(default_cache_root())}
-    extractor(image_files, ["1", "2"])
+    root = default_cache_root()
+    before = {path: path.stat().st_mtime_ns for path in entries(root)}
+    mixed = extractor(image_files, ["1", "2", "logits"])
+    assert counter.calls == 2  # one more forward pass (10 images, one batch) for the two new layers
+    (new,) = [path for path in entries(root) if path not in before]
+    assert entry_layers(new) == ["2", "logits"]  # only the missing layers were recorded
+    assert all(before[path] == path.stat().st_mtime_ns for path in before)  # the old entry is untouched
+    again = extractor(image_files, ["1", "2", "logits"])  # now all cached, in two entries
     assert counter.calls == 2
-    after = entries(default_cache_root())
-    assert len(after) == 2 and all(before[path] == path.stat().st_mtime_ns for path in before)
+    uncached = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False)(
+        image_files, ["1", "2", "logits"])
+    for assembly in (mixed, again):
+        np.testing.assert_array_equal(assembly.values, uncached.values)
+        assert assembly["layer"].values.tolist() == uncached["layer"].values.tolist()
+
+
+def test_entry_is_a_netcdf_file_holding_the_extracted_values(tiny_net, image_files):
+    layers = ["2", "1", "logits"]
+    assembly = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=4)(image_files, layers)
+    (entry,) = entries(default_cache_root())
+    with xarray.open_dataset(entry, engine="h5netcdf") as dataset:
+        values = dataset["activations"]
+        assert values.dims == ("presentation", "neuroid") and values.dtype == np.float32
+        np.testing.assert_array_equal(values.values, assembly.values)
+        # widths by hand: "2" is 2 x 4 x 4 = 32, "1" is 4 x 8 x 8 = 256, logits 5; request order kept
+        assert dataset["layer"].values.tolist() == layers
+        assert dataset["layer_start"].values.tolist() == [0, 32, 288]
+        assert dataset["layer_stop"].values.tolist() == [32, 288, 293]
+        assert values.attrs["model_identifier"] == "tiny"
+    with h5py.File(entry, "r") as handle:  # stored so that it can be memory-mapped: contiguous, uncompressed
+        variable = handle["activations"]
+        assert variable.chunks is None and variable.compression is None and variable.id.get_offset() > 0
+
+
+@pytest.mark.parametrize("damage", ["deleted", "truncated"])
+def test_index_naming_a_missing_or_broken_entry_is_a_miss(tiny_net, image_files, damage):
+    counter = ForwardCounter(tiny_net)
+    extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=10)
+    # a copy: the assembly maps the entry, and truncating a mapped file makes reading the map a SIGBUS
+    first = extractor(image_files, ["1", "logits"]).values.copy()
+    root = default_cache_root()
+    (entry,) = entries(root)
+    if damage == "deleted":
+        entry.unlink()
+    else:
+        os.truncate(entry, entry.stat().st_size // 2)
+    assert len(index_files(root)) == 2  # the index still names the damaged file
+    second = extractor(image_files, ["1", "logits"])
+    assert counter.calls == 2  # recomputed
+    np.testing.assert_array_equal(second.values, first)
+    assert len(entries(root)) == (1 if damage == "deleted" else 2)
 
 
 def test_changed_weights_miss(tiny_net, image_files):
@@ -115,10 +175,10 @@ def test_exception_from_a_hook_midway_leaves_no_entry(tiny_net, image_files):
     with pytest.raises(RuntimeError, match="boom"):
         extractor(image_files, ["1", "logits"])
     root = default_cache_root()
-    assert entries(root) == [] and list(root.rglob("*.tmp")) == []
+    assert entries(root) == [] and index_files(root) == [] and list(root.rglob("*.tmp")) == []
     handle.remove()
     assert extractor(image_files, ["1", "logits"]).shape[0] == 10
-    assert len(entries(root)) == 2
+    assert len(entries(root)) == 1 and len(index_files(root)) == 2
 
 
 SCRIPT = textwrap.dedent("""
@@ -157,12 +217,12 @@ def test_killed_extraction_leaves_no_entry(tiny_net, image_files, tmp_path):
         process.kill()
         process.wait()
     root = default_cache_root()
-    assert entries(root) == []
+    assert entries(root) == [] and index_files(root) == []
     # the next run computes everything and matches a run without cache
     fresh = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8))(image_files, ["1", "logits"])
     reference = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False)(image_files, ["1", "logits"])
     np.testing.assert_array_equal(fresh.values, reference.values)
-    assert len(entries(root)) == 2
+    assert len(entries(root)) == 1 and len(index_files(root)) == 2
 
 
 def test_two_processes_extracting_the_same_key_compute_it_once(image_files, tmp_path):
@@ -178,4 +238,4 @@ def test_two_processes_extracting_the_same_key_compute_it_once(image_files, tmp_
     # 10 images in batches of 2: one process runs 5 batches, the other waits on the lock and loads
     assert calls == [0, 5], (calls, time.monotonic() - started)
     np.testing.assert_array_equal(np.load(out_first), np.load(out_second))
-    assert len(entries(default_cache_root())) == 2
+    assert len(entries(default_cache_root())) == 1

@@ -44,18 +44,43 @@ def _maps_a_file(array: np.ndarray) -> bool:
     return False
 
 
-def test_single_layer_hit_maps_the_file_and_writes_stay_private(tiny_net, image_files):
+def _entry_bytes() -> bytes:
+    (entry,) = default_cache_root().rglob("*.nc")
+    return entry.read_bytes()
+
+
+@pytest.mark.parametrize("layers", [["1"], ["1", "2", "logits"]])
+def test_warm_hit_maps_the_entry_without_copy_and_writes_stay_private(tiny_net, image_files, layers):
     extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8))
-    first = extractor(image_files, ["1"])
-    expected = first.values.copy()
-    assert _maps_a_file(first.values)  # no copy of the single layer
-    assert not _maps_a_file(extractor(image_files, ["1", "2"]).values)  # several layers: one fresh array
-    (entry,) = [path for path in default_cache_root().rglob("*.npy") if np.load(path).shape == first.shape]
-    before = entry.read_bytes()
-    first.values[:] = -7.0  # copy-on-write: the caller's pages change, the cache file does not
-    assert (first.values == -7.0).all()
-    assert entry.read_bytes() == before
-    np.testing.assert_array_equal(extractor(image_files, ["1"]).values, expected)
+    cold = extractor(image_files, layers)
+    expected = cold.values.copy()
+    warm = extractor(image_files, layers)
+    for assembly in (cold, warm):
+        # the whole request is one entry: its values are views of that entry's map, nothing was copied
+        assert _maps_a_file(assembly.values) and assembly.values.flags.c_contiguous
+    before = _entry_bytes()
+    warm.values[:] = -7.0  # copy-on-write: the caller's pages change, the cache file does not
+    assert (warm.values == -7.0).all()
+    assert _entry_bytes() == before
+    np.testing.assert_array_equal(extractor(image_files, layers).values, expected)
+
+
+def test_adjacent_layers_of_an_entry_are_a_strided_view_others_are_copied(tiny_net, image_files):
+    extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8))
+    everything = extractor(image_files, ["1", "2", "logits"])
+    expected = everything.values.copy()
+    counter = ForwardCounter(tiny_net)
+    # widths by hand: "1" is 4 x 8 x 8 = 256 columns, "2" is 2 x 4 x 4 = 32, logits 5
+    middle = extractor(image_files, ["2"])
+    tail = extractor(image_files, ["2", "logits"])
+    reordered = extractor(image_files, ["logits", "1"])
+    assert counter.calls == 0  # all hits
+    for assembly, columns in ((middle, slice(256, 288)), (tail, slice(256, 293))):
+        assert _maps_a_file(assembly.values) and not assembly.values.flags.c_contiguous  # a column slice
+        np.testing.assert_array_equal(assembly.values, expected[:, columns])
+    assert not _maps_a_file(reordered.values)  # not adjacent in this order: copied into one new array
+    np.testing.assert_array_equal(reordered.values, np.concatenate([expected[:, 288:], expected[:, :256]], axis=1))
+    assert reordered["layer"].values.tolist() == ["logits"] * 5 + ["1"] * 256
 
 
 @pytest.mark.parametrize(("prefix", "count"), [("m.layer.", 0), ("m.layer.", 1), ("m.layer.", 10),

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["PLSConvergenceWarning", "pls_fit", "pls_fit_splits", "pls_predict"]
+__all__ = ["PLSConvergenceWarning", "pls_coef", "pls_fit", "pls_fit_splits", "pls_predict"]
 
 _EPS = float(np.finfo(np.float64).eps)
 
@@ -60,6 +60,36 @@ def _first_x_weights(xp, C, A, start: int, max_iter: int, tol: float):
     return x_weights, n_iter
 
 
+_ROW_BLOCK_BYTES = 16 * 2 ** 20
+
+
+def _row_blocks(X):
+    """Row slices of X holding about 16 MiB of float64 each."""
+    rows = max(1, _ROW_BLOCK_BYTES // (8 * max(X.shape[1], 1)))
+    return [slice(start, start + rows) for start in range(0, X.shape[0], rows)]
+
+
+def _float64_rows(xp, X, rows):
+    return xp.asarray(X[rows], dtype=xp.float64)
+
+
+def _times(xp, X, V):
+    """``X @ V`` in float64; a float32 numpy X is converted block by block, never as a whole."""
+    if X.dtype == xp.float64 or xp.name != "numpy":
+        return xp.asarray(X, dtype=xp.float64) @ V
+    return np.concatenate([_float64_rows(xp, X, rows) @ V for rows in _row_blocks(X)])
+
+
+def _transpose_times(xp, X, U):
+    """``X.T @ U`` in float64; a float32 numpy X is converted block by block, never as a whole."""
+    if X.dtype == xp.float64 or xp.name != "numpy":
+        return xp.asarray(X, dtype=xp.float64).T @ U
+    out = np.zeros((X.shape[1], U.shape[1]))
+    for rows in _row_blocks(X):
+        out += _float64_rows(xp, X, rows).T @ U[rows]
+    return out
+
+
 def _initial_cross_covariances(xp, X, Y, trains, block: int):
     """``C_s = (X_s - mean)' (Y_s - mean)`` for each training set, centred on its own rows.
 
@@ -73,7 +103,7 @@ def _initial_cross_covariances(xp, X, Y, trains, block: int):
     global_cov = xp.zeros((n_features, Y.shape[1]), dtype=xp.float64, like=X)
     x_mu = xp.zeros((n_features,), dtype=xp.float64, like=X)
     for start in range(0, n_features, block):
-        chunk = X[:, start:start + block]
+        chunk = xp.asarray(X[:, start:start + block], dtype=xp.float64)
         mu = xp.mean(chunk, axis=0)
         x_mu[start:start + block] = mu
         global_cov[start:start + block] = (chunk - mu).T @ y_centered
@@ -85,21 +115,23 @@ def _initial_cross_covariances(xp, X, Y, trains, block: int):
         y_mean = xp.mean(y_train, axis=0)
         selector = xp.zeros((n_rows,), dtype=xp.float64, like=X)
         selector[train_t] = 1.0 / len(train)
-        x_mean = selector @ X
-        if len(held_out) == 0:
-            C = global_cov - len(train) * xp.outer(x_mean - x_mu, y_mean - y_mu)
-        elif len(held_out) <= len(train):
-            x_held = xp.take(X, held_t, 0) - x_mu
-            C = global_cov - x_held.T @ xp.take(y_centered, held_t, 0) \
-                - len(train) * xp.outer(x_mean - x_mu, y_mean - y_mu)
+        x_mean = _transpose_times(xp, X, selector[:, None])[:, 0]
+        if len(held_out) <= len(train):
+            C = xp.copy(global_cov)
+            y_held = xp.take(y_centered, held_t, 0)
+            for start in range(0, n_features, block):  # feature blocks: no held-out x features copy
+                x_held = xp.asarray(xp.take(X[:, start:start + block], held_t, 0), dtype=xp.float64)
+                x_held -= x_mu[start:start + block]
+                C[start:start + block] -= x_held.T @ y_held
+            C -= len(train) * xp.outer(x_mean - x_mu, y_mean - y_mu)
         else:
-            C = (xp.take(X, train_t, 0) - x_mean).T @ (y_train - y_mean)
+            C = (xp.asarray(xp.take(X, train_t, 0), dtype=xp.float64) - x_mean).T @ (y_train - y_mean)
         out.append({"C": C, "x_mean": x_mean, "y_mean": y_mean, "Yk": y_train - y_mean})
     return out
 
 
 def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6,
-                   block: int = 2048):
+                   block: int = 512):
     """Fit PLS regression (scikit-learn ``PLSRegression(n_components, scale=False)`` semantics) on
     several training sets of the same arrays at once.
 
@@ -109,21 +141,24 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
     Parameters
     ----------
     xp : backend module
-    X : array of shape (n_presentations, n_features), float64
-        Source; not modified and not copied.
+    X : array of shape (n_presentations, n_features), float64 or float32
+        Source; not modified and not copied (float32 rows are converted to float64 block by block, so
+        every product is a float64 product).
     Y : array of shape (n_presentations, n_neuroids), float64
     trains : list of int arrays
         Rows used for fitting, one array per split.
     n_components : int, default=25
     max_iter : int, default=500
     tol : float, default=1e-6
-    block : int, default=2048
-        Features per block when forming the initial cross-covariance.
+    block : int, default=512
+        Features per block when forming the initial cross-covariances (bounds their scratch memory).
 
     Returns
     -------
-    list of dicts (one per split) with ``coef`` (n_features, n_neuroids), ``x_mean`` (n_features,),
-    ``y_mean`` (n_neuroids,) and ``n_iter`` (list of int, one per component).
+    list of dicts (one per split) with ``rotations`` (n_features, n_components), ``y_loadings``
+    (n_neuroids, n_components), ``x_mean`` (n_features,), ``y_mean`` (n_neuroids,) and ``n_iter`` (list of
+    int, one per component). The coefficients are ``rotations @ y_loadings.T`` (:func:`pls_coef`); they are
+    not formed here, so ten splits at MajajHong2015 scale do not hold ten features x neuroids matrices.
     """
     n_rows = X.shape[0]
     trains = [np.asarray(train) for train in trains]
@@ -154,7 +189,7 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
         if not chosen:
             break
         # scores of the deflated X for all splits in one pass: X_k w = (X - 1 x_mean' - T P')[train] w
-        projected = X @ xp.stack([w for _, w in chosen], axis=1)
+        projected = _times(xp, X, xp.stack([w for _, w in chosen], axis=1))
         padded = xp.zeros((n_rows, len(chosen)), dtype=xp.float64, like=X)
         scores = []
         for column, (s, w) in enumerate(chosen):
@@ -165,7 +200,7 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
                 t = t - T @ (P.T @ w)
             padded[train_ts[s], column] = t
             scores.append(t)
-        back = X.T @ padded
+        back = _transpose_times(xp, X, padded)
         for column, (s, w) in enumerate(chosen):
             state, t = states[s], scores[column]
             tt = t @ t
@@ -182,13 +217,14 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
             state["y_loadings"].append(y_load)
             state["scores"].append(t)
     fitted = []
-    for state in states:
+    for state in states:  # release each split's cross-covariance before the next rotations are formed
+        for key in ("C", "Yk"):
+            state.pop(key, None)
         W = xp.stack(state["weights"], axis=1)
         P = xp.stack(state["loadings"], axis=1)
-        Q = xp.stack(state["y_loadings"], axis=1)
-        rotations = W @ xp.pinv(P.T @ W)
-        fitted.append({"coef": rotations @ Q.T, "x_mean": state["x_mean"], "y_mean": state["y_mean"],
-                       "n_iter": state["n_iter"]})
+        fitted.append({"rotations": W @ xp.pinv(P.T @ W), "y_loadings": xp.stack(state["y_loadings"], axis=1),
+                       "x_mean": state["x_mean"], "y_mean": state["y_mean"], "n_iter": state["n_iter"]})
+        state.clear()
     return fitted
 
 
@@ -197,19 +233,33 @@ def pls_fit(xp, X, Y, train=None, *, n_components: int = 25, max_iter: int = 500
 
     Returns
     -------
-    dict with ``coef`` (n_features, n_neuroids), ``x_mean``, ``y_mean`` and ``n_iter``.
+    dict with ``coef`` (n_features, n_neuroids), ``rotations``, ``y_loadings``, ``x_mean``, ``y_mean`` and
+    ``n_iter``.
     """
     if train is None:
         train = np.arange(X.shape[0])
-    return pls_fit_splits(xp, X, xp.asarray(Y, dtype=xp.float64), [train], n_components=n_components,
-                          max_iter=max_iter, tol=tol)[0]
+    fitted = pls_fit_splits(xp, X, xp.asarray(Y, dtype=xp.float64), [train], n_components=n_components,
+                            max_iter=max_iter, tol=tol)[0]
+    return {**fitted, "coef": pls_coef(fitted)}
+
+
+def pls_coef(fitted):
+    """Coefficients ``x_rotations @ y_loadings.T`` (n_features, n_neuroids), as scikit-learn's ``coef_.T``."""
+    return fitted["rotations"] @ fitted["y_loadings"].T
 
 
 def pls_predict(xp, fitted, X, rows=None):
-    """Predictions ``(X[rows] - x_mean) @ coef + y_mean`` of shape (n_rows, n_neuroids)."""
+    """Predictions ``(X[rows] - x_mean) @ coef + y_mean`` of shape (n_rows, n_neuroids).
+
+    Without ``coef`` in ``fitted`` the product goes through the components,
+    ``((X[rows] - x_mean) @ rotations) @ y_loadings.T``, so no features x neuroids matrix is formed.
+    """
     if rows is not None:
         rows_t = xp.asarray(np.asarray(rows))
         if xp.name.startswith("torch"):
             rows_t = rows_t.to(X.device)
         X = xp.take(X, rows_t, 0)
-    return (X - fitted["x_mean"]) @ fitted["coef"] + fitted["y_mean"]
+    centered = X - fitted["x_mean"]
+    if "coef" in fitted:
+        return centered @ fitted["coef"] + fitted["y_mean"]
+    return (centered @ fitted["rotations"]) @ fitted["y_loadings"].T + fitted["y_mean"]

@@ -13,21 +13,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import blas
 
+from brainscore_metrics.backend.numpy import mirror_triangle
+
 __all__ = ["centered_gram", "correlation_distance_triangle", "pair_indices", "pattern_correlations",
            "spearman_matrix", "upper_triangles"]
 #: bytes of float64 scratch used per block when accumulating Gram matrices
 _BLOCK_BYTES = 64 * 2 ** 20
-
-
-def _mirror_upper(matrix: np.ndarray, block: int = 512) -> np.ndarray:
-    """Copy the upper triangle of a square matrix onto its lower triangle, in place, block by block."""
-    n = matrix.shape[0]
-    for start in range(0, n, block):
-        stop = min(start + block, n)
-        matrix[start:stop, :start] = matrix[:start, start:stop].T
-        square = matrix[start:stop, start:stop]
-        matrix[start:stop, start:stop] = np.triu(square) + np.triu(square, 1).T
-    return matrix
 
 
 def centered_gram(values: np.ndarray, *, center: str = "rows", symmetric: bool = True) -> np.ndarray:
@@ -65,7 +56,7 @@ def centered_gram(values: np.ndarray, *, center: str = "rows", symmetric: bool =
         elif center == "columns":
             chunk -= means[:, start:start + block]
         gram = blas.dsyrk(1.0, np.ascontiguousarray(chunk).T, trans=1, beta=1.0, c=gram, overwrite_c=1)
-    return _mirror_upper(gram) if symmetric else gram
+    return mirror_triangle(gram) if symmetric else gram
 
 
 def pattern_correlations(values: np.ndarray) -> np.ndarray:

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from brainscore_metrics._rdm_kernels import centered_gram as _numpy_centered_gram
+
 __all__ = [
     "ALPHA_LIST",
     "centered_gram",
+    "covers_complement",
     "linear_fit",
     "ridge_fit",
+    "ridge_heldout_predictions",
     "ridgecv_fit",
     "train_centered_kernel",
 ]
@@ -40,8 +44,10 @@ def centered_gram(xp, X, block: int = 2048):
 
     Returns
     -------
-    array of shape (n_presentations, n_presentations), float64
+    array of shape (n_presentations, n_presentations), float64, symmetric
     """
+    if xp.name == "numpy":  # BLAS syrk into one preallocated (Fortran) matrix; symmetric, so .T is C-ordered
+        return _numpy_centered_gram(np.asarray(X), center="columns").T
     n_rows, n_features = X.shape
     gram = xp.zeros((n_rows, n_rows), dtype=xp.float64, like=X)
     for start in range(0, n_features, block):
@@ -113,6 +119,61 @@ def ridge_fit(xp, X, Y, train, *, alpha: float = 1.0, gram=None):
     regularised = xc.T @ xc + alpha * xp.eye(X.shape[1], like=xc)
     coef = xp.cholesky_solve(regularised, xc.T @ yc)
     return {"coef": coef, "x_mean": x_mean, "y_mean": y_mean}
+
+
+def covers_complement(n_rows: int, splits) -> bool:
+    """Whether every (train, test) split is a partition of all ``n_rows`` rows (test = not train)."""
+    for train, test in splits:
+        train, test = np.asarray(train), np.asarray(test)
+        if len(train) + len(test) != n_rows:
+            return False
+        seen = np.zeros(n_rows, dtype=bool)
+        seen[train] = True
+        seen[test] = True
+        if not seen.all():
+            return False
+    return True
+
+
+def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
+    """Ridge-with-intercept predictions of each held-out test set, from one factorisation for all splits.
+
+    Equals fitting :func:`ridge_fit` on the complement of each test set and predicting the test set, when
+    every split's training rows are exactly the rows not in its test set. Ridge with an unpenalised
+    intercept is the saddle-point system ``M = [[K + alpha I, 1], [1^T, 0]]`` over all rows (K: the Gram
+    of the globally centred features, valid for every split since the intercept absorbs any shift). With
+    ``B = (K + alpha I)^{-1}``, ``v = B 1`` and ``s = 1^T v``, ``M^{-1}`` restricted to the data rows is
+    ``B - v v^T / s``; for a held-out set S the block-inverse identity gives the residuals of the model
+    fitted without S as ``(M^{-1})_SS^{-1} (M^{-1} [Y; 0])_S``, so a split costs one |S| x |S| solve.
+
+    Parameters
+    ----------
+    gram : array of shape (n_presentations, n_presentations)
+        :func:`centered_gram` of the source; overwritten (it becomes the inverse ``B``).
+    Y : array of shape (n_presentations, n_neuroids), float64
+    tests : list of int arrays (n_test,)
+    alpha : float, default=1.0
+
+    Returns
+    -------
+    list of arrays of shape (n_test, n_neuroids), one per test set, rows in the order of ``tests``.
+    """
+    n = gram.shape[0]
+    diagonal = xp.arange(n, like=gram)
+    gram[diagonal, diagonal] += alpha
+    inverse = xp.cholesky_inverse(gram, overwrite=True)
+    v = xp.sum(inverse, axis=1)  # B 1 (B is symmetric)
+    s = xp.sum(v)
+    heldout_rhs = inverse @ Y - xp.outer(v, (v @ Y) / s)
+    predictions = []
+    for test in tests:
+        rows = xp.index(test, gram)
+        v_test = xp.take(v, rows, 0)
+        block = xp.take(xp.take(inverse, rows, 0), rows, 1) - xp.outer(v_test, v_test / s)
+        # (M^-1)_SS is the inverse of a Schur complement that is >= alpha I: positive definite
+        residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
+        predictions.append(xp.take(Y, rows, 0) - residuals)
+    return predictions
 
 
 def _intercept_direction(xp, basis) -> int:

@@ -61,72 +61,112 @@ def _min(xp, x):
     return x.min(dim=0).values
 
 
-def half_means(xp, filled, present, selection):
-    """NaN-skipping means over the selected repetitions.
-
-    Parameters
-    ----------
-    filled : array of shape (n_stimuli, n_neuroids, n_repetitions), 0 where a repetition is absent
-    present : array like ``filled`` with 1.0 where a repetition is present, or None when all are
-    selection : array of shape (n_repetitions, n_batch), 1.0 where a repetition is in the half
+def dense_to_rows(dense):
+    """The (stimulus, column, repetition) array as rows plus slots (see :func:`split_half_from_rows`).
 
     Returns
     -------
-    array of shape (n_stimuli, n_neuroids, n_batch); NaN where no selected repetition is present.
+    rows : ndarray of shape (n_repetitions * n_stimuli, n_columns), repetition-major
+    slots : int ndarray of shape (n_repetitions, n_stimuli)
     """
-    n_stimuli, n_neuroids, n_repetitions = filled.shape
-    out_shape = (n_stimuli, n_neuroids, selection.shape[1])
-    sums = (filled.reshape(-1, n_repetitions) @ selection).reshape(out_shape)  # one matrix product
-    if present is None:
-        return sums / xp.sum(selection, axis=0)
-    counts = (present.reshape(-1, n_repetitions) @ selection).reshape(out_shape)
-    return sums / xp.where(counts > 0, counts, xp.full(counts.shape, float("nan"), like=counts))
+    n_stimuli, n_columns, n_repetitions = dense.shape
+    rows = np.ascontiguousarray(np.moveaxis(np.asarray(dense), 2, 0)).reshape(n_repetitions * n_stimuli, n_columns)
+    return rows, np.arange(n_repetitions * n_stimuli).reshape(n_repetitions, n_stimuli)
+
+
+def _repetition_rows(xp, rows, slot_row, missing):
+    """Rows of one repetition for every stimulus (n_stimuli, n_columns): a view when they are contiguous
+    in ``rows``, else gathered; NaN for stimuli without this repetition (``missing``)."""
+    n = len(slot_row)
+    if not missing.any() and n and slot_row[-1] - slot_row[0] == n - 1 and np.all(np.diff(slot_row) == 1):
+        return rows[int(slot_row[0]):int(slot_row[0]) + n]
+    out = xp.take(rows, xp.index(np.where(missing, 0, slot_row), rows), 0)
+    if missing.any():
+        out[xp.index(np.flatnonzero(missing), out)] = float("nan")
+    return out
+
+
+def split_half_from_rows(xp, rows, slots, halves, *, max_batch_bytes: int | None = None,
+                         keep_halves: bool = False):
+    """Spearman-Brown corrected split-half r per split and column, without a dense repetition array.
+
+    Half means are accumulated repetition by repetition for a batch of splits at a time, so the scratch
+    memory is the half sums of one batch (plus counts when values are missing) and never a copy of the data;
+    when a repetition's rows are contiguous in ``rows`` (e.g. presentations stored repetition-major) they
+    are used in place.
+
+    Parameters
+    ----------
+    rows : array of shape (n_presentations, n_columns), float64
+        Responses, one row per presentation; NaN counts as missing.
+    slots : int ndarray of shape (n_repetitions, n_stimuli)
+        Row of ``rows`` holding each stimulus' repetition; -1 where the stimulus lacks it.
+    halves : bool ndarray of shape (n_splits, n_repetitions)
+        True for half A (the rest is half B).
+    max_batch_bytes : int or None, default=None
+        Scratch memory for one batch of splits (default: half the size of ``rows``; at least one split).
+    keep_halves : bool, default=False
+        Also return the half means (n_splits, n_stimuli, n_columns) of both halves.
+
+    Returns
+    -------
+    ndarray of shape (n_splits, n_columns) [, (half_a, half_b)]
+    """
+    n_repetitions, n_stimuli = slots.shape
+    n_columns = rows.shape[1]
+    n_splits = halves.shape[0]
+    absent = slots < 0
+    has_missing = bool(absent.any()) or bool(xp.to_numpy(xp.any(xp.isnan(rows))))
+    per_split_bytes = (4 if has_missing else 2) * n_stimuli * n_columns * 8
+    budget = max_batch_bytes if max_batch_bytes is not None else rows.shape[0] * n_columns * 8 // 2
+    batch = int(max(1, min(n_splits, budget // max(per_split_bytes, 1))))
+    out = np.empty((n_splits, n_columns))
+    kept_a, kept_b = [], []
+    shape = (n_stimuli, n_columns)
+    for start in range(0, n_splits, batch):
+        chosen = halves[start:start + batch]
+        sums = [[xp.zeros(shape, like=rows) for _ in chosen] for _ in range(2)]  # [half][split]
+        counts = [[xp.zeros(shape, like=rows) for _ in chosen] for _ in range(2)] if has_missing else None
+        for repetition in range(n_repetitions):
+            values = _repetition_rows(xp, rows, slots[repetition], absent[repetition])
+            if has_missing:
+                present = ~xp.isnan(values)
+                values = xp.where(present, values, xp.zeros((), like=values))
+                present = xp.asarray(present, dtype=xp.float64)
+            for j, in_a in enumerate(chosen[:, repetition]):
+                half = 0 if in_a else 1
+                sums[half][j] += values
+                if has_missing:
+                    counts[half][j] += present
+        for j, in_a in enumerate(chosen):
+            if has_missing:
+                means = [sums[h][j] / xp.where(counts[h][j] > 0, counts[h][j], xp.full((), float("nan"), like=rows))
+                         for h in range(2)]
+            else:
+                means = [sums[0][j] / int(in_a.sum()), sums[1][j] / int((~in_a).sum())]
+            out[start + j] = xp.to_numpy(spearman_brown(xp, masked_pearson(xp, *means)))
+            if keep_halves:
+                kept_a.append(xp.to_numpy(means[0]))
+                kept_b.append(xp.to_numpy(means[1]))
+            sums[0][j] = sums[1][j] = None  # release this split's sums
+    if keep_halves:
+        return out, (np.stack(kept_a), np.stack(kept_b))
+    return out
 
 
 def split_half_consistency(xp, dense, halves, *, max_batch_bytes: int | None = None, keep_halves: bool = False):
-    """Spearman-Brown corrected split-half r per split and neuroid.
+    """:func:`split_half_from_rows` for a dense array.
 
     Parameters
     ----------
-    dense : array of shape (n_stimuli, n_neuroids, n_repetitions), float64, NaN where a repetition is
+    dense : array of shape (n_stimuli, n_columns, n_repetitions), float64, NaN where a repetition is
         absent
     halves : bool ndarray of shape (n_splits, n_repetitions), True for half A (the rest is half B)
-    max_batch_bytes : int or None, default=None
-        Memory for the half means of one batch of splits (default: the size of ``dense``).
-    keep_halves : bool, default=False
-        Also return the half means (n_splits, n_stimuli, n_neuroids) of both halves.
 
     Returns
     -------
-    ndarray of shape (n_splits, n_neuroids) [, (half_a, half_b)]
+    ndarray of shape (n_splits, n_columns) [, (half_a, half_b) of shape (n_splits, n_stimuli, n_columns)]
     """
-    n_stimuli, n_neuroids, _ = dense.shape
-    n_splits = halves.shape[0]
-    per_split_bytes = 6 * n_stimuli * n_neuroids * 8
-    budget = max_batch_bytes if max_batch_bytes is not None else dense.shape[0] * dense.shape[1] * dense.shape[2] * 8
-    batch = int(max(1, min(n_splits, budget // max(per_split_bytes, 1))))
-    out = np.empty((n_splits, n_neuroids))
-    kept_a, kept_b = [], []
-    missing = xp.isnan(dense)
-    if bool(xp.to_numpy(xp.any(missing))):
-        filled = xp.where(missing, xp.zeros((), like=dense), dense)
-        present = 1.0 - xp.asarray(missing, dtype=xp.float64)
-    else:
-        filled, present = dense, None
-    del missing
-    for start in range(0, n_splits, batch):
-        chosen = halves[start:start + batch]
-        sel_a = xp.asarray(chosen.T.astype(np.float64))
-        sel_b = xp.asarray((~chosen).T.astype(np.float64))
-        if xp.name.startswith("torch"):
-            sel_a, sel_b = sel_a.to(dense.device), sel_b.to(dense.device)
-        mean_a = half_means(xp, filled, present, sel_a)
-        mean_b = half_means(xp, filled, present, sel_b)
-        r = masked_pearson(xp, mean_a, mean_b)  # (n_neuroids, n_batch)
-        out[start:start + len(chosen)] = xp.to_numpy(spearman_brown(xp, r)).T
-        if keep_halves:
-            kept_a.append(np.moveaxis(xp.to_numpy(mean_a), -1, 0))
-            kept_b.append(np.moveaxis(xp.to_numpy(mean_b), -1, 0))
-    if keep_halves:
-        return out, (np.concatenate(kept_a), np.concatenate(kept_b))
-    return out
+    rows, slots = dense_to_rows(xp.to_numpy(dense))
+    return split_half_from_rows(xp, xp.asarray(rows), slots, halves, max_batch_bytes=max_batch_bytes,
+                                keep_halves=keep_halves)

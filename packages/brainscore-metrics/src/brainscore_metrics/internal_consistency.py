@@ -7,8 +7,10 @@ groups of all presentation coordinates except the repetition coordinate, NaN met
 the halves are correlated per neuroid across stimuli (Pearson, stimuli present in both halves),
 corrected with Spearman-Brown (n=2), and the median over neuroids is taken per split. The ceiling is the
 mean over splits, ``error`` the population std over splits / sqrt(n_splits), ``raw`` the per-split,
-per-neuroid corrected r. All splits and neuroids are computed with matrix products on a dense
-(stimulus x neuroid x repetition) array; nothing loops over neuroids.
+per-neuroid corrected r. All neuroids are computed at once: half sums are accumulated repetition by
+repetition from the presentation rows (used in place when a repetition's rows are contiguous, gathered
+otherwise) for a batch of splits at a time, so no dense stimulus x neuroid x repetition copy is made;
+nothing loops over neuroids.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ from sklearn.model_selection import ShuffleSplit
 from brainscore_core.metrics import Ceiling, Score
 from brainscore_metrics._align import neuroid_coords
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics._split_half import masked_pearson, spearman_brown, split_half_consistency
+from brainscore_metrics._split_half import masked_pearson, spearman_brown, split_half_from_rows
 from brainscore_metrics.backend import resolve_backend
 from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
 from brainscore_metrics.errors import DimensionError, DuplicateStimulusError
 from brainscore_metrics.splits import MissingCoordinateError, aggregate_splits
 
-__all__ = ["InternalConsistency", "InternalConsistencyTemporal", "dense_repetitions", "repetition_halves"]
+__all__ = ["InternalConsistency", "InternalConsistencyTemporal", "dense_repetitions", "repetition_halves",
+           "repetition_rows"]
 
 
 def _codes(values: np.ndarray) -> np.ndarray:
@@ -35,13 +38,14 @@ def _codes(values: np.ndarray) -> np.ndarray:
     return np.unique(values, return_inverse=True)[1].reshape(-1)
 
 
-def dense_repetitions(assembly, repetition_coord: str = "repetition", *, time: bool = False):
-    """Reshape a non-averaged assembly into (stimulus, neuroid[, time_bin], repetition).
+def repetition_rows(assembly, repetition_coord: str = "repetition", *, time: bool = False):
+    """A non-averaged assembly as rows (one per presentation) and the row of each (repetition, stimulus).
 
     Returns
     -------
-    dense : float64 ndarray of shape (n_stimuli, n_neuroids[, n_time_bins], n_repetitions), NaN where a
-        stimulus lacks a repetition
+    rows : float64 ndarray of shape (n_presentations, n_neuroids[, n_time_bins]); a view of the
+        assembly's values when they are float64 and in this dim order
+    slots : int ndarray of shape (n_repetitions, n_stimuli), -1 where a stimulus lacks a repetition
     repetitions : ndarray of the sorted unique repetition values
     """
     dims = tuple(assembly.dims)
@@ -78,10 +82,25 @@ def dense_repetitions(assembly, repetition_coord: str = "repetition", *, time: b
         raise DuplicateStimulusError(
             f"{label[0]} {label[1]!r} occurs more than once with {repetition_coord}="
             f"{repetition_values[clash]!r}; each stimulus needs distinct repetition values")
-    values = np.asarray(data.transpose(*order).values, dtype=np.float64)
-    n_stimuli = int(stimulus.max()) + 1
-    dense = np.full((n_stimuli,) + values.shape[1:] + (len(repetitions),), np.nan)  # C-contiguous
-    dense[stimulus, ..., repetition] = values
+    rows = np.asarray(data.transpose(*order).values, dtype=np.float64)
+    slots = np.full((len(repetitions), int(stimulus.max()) + 1), -1, dtype=np.int64)
+    slots[repetition, stimulus] = np.arange(len(stimulus))
+    return rows, slots, repetitions
+
+
+def dense_repetitions(assembly, repetition_coord: str = "repetition", *, time: bool = False):
+    """Reshape a non-averaged assembly into (stimulus, neuroid[, time_bin], repetition).
+
+    Returns
+    -------
+    dense : float64 ndarray of shape (n_stimuli, n_neuroids[, n_time_bins], n_repetitions), NaN where a
+        stimulus lacks a repetition
+    repetitions : ndarray of the sorted unique repetition values
+    """
+    rows, slots, repetitions = repetition_rows(assembly, repetition_coord, time=time)
+    repetition, stimulus = np.nonzero(slots >= 0)
+    dense = np.full((slots.shape[1],) + rows.shape[1:] + (len(repetitions),), np.nan)  # C-contiguous
+    dense[stimulus, ..., repetition] = rows[slots[repetition, stimulus]]
     return dense, repetitions
 
 
@@ -119,7 +138,7 @@ class InternalConsistency(Ceiling):
     confidence : float, default=0.95
     bootstrap_seed : int, default=0
     max_batch_bytes : int or None, default=None
-        Memory for one batch of splits (default: about the size of the data).
+        Scratch memory for the half sums of one batch of splits (default: half the size of the data).
 
     Returns (on call with a non-averaged assembly, dims presentation x neuroid)
     ----------------------------------------------------------------------------
@@ -140,12 +159,13 @@ class InternalConsistency(Ceiling):
         self.bootstrap_seed = bootstrap_seed
         self.max_batch_bytes = max_batch_bytes
 
-    def _consistency(self, dense: np.ndarray):
-        """(n_splits, n_columns) corrected r for dense (n_stimuli, n_columns, n_repetitions)."""
+    def _consistency(self, rows: np.ndarray, slots: np.ndarray):
+        """(n_splits, n_columns) corrected r for rows (n_presentations, n_columns) and slots
+        (n_repetitions, n_stimuli)."""
         xp = resolve_backend(self.backend)
-        halves = repetition_halves(dense.shape[-1], self.n_splits, self.random_state)
-        result = split_half_consistency(xp, xp.asarray(dense), halves, max_batch_bytes=self.max_batch_bytes,
-                                        keep_halves=bool(self.bootstrap))
+        halves = repetition_halves(slots.shape[0], self.n_splits, self.random_state)
+        result = split_half_from_rows(xp, xp.asarray(rows), slots, halves, max_batch_bytes=self.max_batch_bytes,
+                                      keep_halves=bool(self.bootstrap))
         return xp, result
 
     def _bootstrap(self, xp, half_a, half_b, reduce):
@@ -158,8 +178,8 @@ class InternalConsistency(Ceiling):
         return (*percentile_interval(samples, self.confidence), samples)
 
     def __call__(self, assembly) -> Score:
-        dense, _ = dense_repetitions(assembly, self.repetition_coord)
-        xp, result = self._consistency(dense)
+        rows, slots, _ = repetition_rows(assembly, self.repetition_coord)
+        xp, result = self._consistency(rows, slots)
         raw, halves = (result if self.bootstrap else (result, None))
         per_split = _median(raw, axis=1)
         center, error = aggregate_splits(per_split)
@@ -181,9 +201,9 @@ class InternalConsistencyTemporal(InternalConsistency):
     def __call__(self, assembly) -> Score:
         if "time_bin" not in assembly.dims:
             raise DimensionError(f"assembly has no 'time_bin' dim (dims: {tuple(assembly.dims)})")
-        dense, _ = dense_repetitions(assembly, self.repetition_coord, time=True)
-        n_stimuli, n_neuroids, n_bins, n_reps = dense.shape
-        xp, result = self._consistency(dense.reshape(n_stimuli, n_neuroids * n_bins, n_reps))
+        rows, slots, _ = repetition_rows(assembly, self.repetition_coord, time=True)
+        n_presentations, n_neuroids, n_bins = rows.shape
+        xp, result = self._consistency(rows.reshape(n_presentations, n_neuroids * n_bins), slots)
         raw, halves = (result if self.bootstrap else (result, None))
         raw = raw.reshape(-1, n_neuroids, n_bins)
         per_split = _median(raw, axis=1)  # (split, time_bin)

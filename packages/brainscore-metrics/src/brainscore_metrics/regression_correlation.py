@@ -21,7 +21,7 @@ from brainscore_core.metrics import Metric, Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics.backend import resolve_backend
+from brainscore_metrics.backend import blas_threads_for, resolve_backend
 from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
 from brainscore_metrics.regression import make_regression
 from brainscore_metrics.splits import StimulusSplitter, aggregate_splits, indices_of_values
@@ -137,10 +137,12 @@ class CrossRegressedCorrelation(Metric):
         X, Y = xp.asarray(source_m.values), xp.asarray(target_m.values)
         if regression.backend is None:
             regression.backend = xp.name
-        predictions = regression.cross_predict(X, Y, splits)
-        Yf = xp.asarray(Y, dtype=xp.float64)
-        targets = [xp.take(Yf, xp.index(test, Yf), 0) for _, test in splits]
-        raw = correlate_splits(xp, predictions, targets)
+        n, p = X.shape
+        with blas_threads_for(xp, flops=len(splits) * n * p * (min(n, p) + Y.shape[1])):
+            predictions = regression.cross_predict(X, Y, splits)
+            Yf = xp.asarray(Y, dtype=xp.float64)
+            targets = [xp.take(Yf, xp.index(test, Yf), 0) for _, test in splits]
+            raw = correlate_splits(xp, predictions, targets)
         per_split = _median_over_neuroids(raw)
         center, error = aggregate_splits(per_split)
         raw_coords = {"split": np.arange(len(splits)), **target_m.neuroid_coords}

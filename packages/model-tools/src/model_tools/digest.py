@@ -22,7 +22,7 @@ _remembered: dict[tuple, str] = {}
 _remembered_lock = threading.Lock()
 
 #: Bumped when the layout or meaning of cached activations changes; part of every cache key.
-CACHE_FORMAT_VERSION = 1
+CACHE_FORMAT_VERSION = 2
 
 
 def json_digest(payload: Mapping[str, Any]) -> str:

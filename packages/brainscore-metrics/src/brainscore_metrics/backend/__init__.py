@@ -14,7 +14,11 @@ import importlib
 from collections.abc import Iterator
 from types import ModuleType
 
-__all__ = ["AVAILABLE_BACKENDS", "UnknownBackendError", "get_backend", "resolve_backend", "use_backend"]
+__all__ = ["AVAILABLE_BACKENDS", "SMALL_PROBLEM_FLOPS", "UnknownBackendError", "blas_threads_for", "get_backend",
+           "resolve_backend", "use_backend"]
+
+#: below this many floating-point operations a numpy call runs BLAS on one thread (see blas_threads_for)
+SMALL_PROBLEM_FLOPS = 2e9
 
 #: backend name -> module
 AVAILABLE_BACKENDS = {
@@ -67,3 +71,21 @@ def use_backend(name: str) -> Iterator[ModuleType]:
         yield module
     finally:
         _current.reset(token)
+
+
+@contextlib.contextmanager
+def blas_threads_for(xp: ModuleType, flops: float) -> Iterator[None]:
+    """Limit BLAS to one thread inside the block when ``xp`` is numpy and the work is small.
+
+    Small problems (fewer than :data:`SMALL_PROBLEM_FLOPS`) gain nothing from several BLAS threads, and
+    when other processes keep the cores busy, OpenBLAS's spinning threads make them 10-50x slower (a
+    640 x 300 ridge cross-validation measured 0.08 s on one thread, 1.3-4.5 s on two). Large problems and
+    the torch backends are left alone.
+    """
+    if getattr(xp, "name", None) != "numpy" or flops >= SMALL_PROBLEM_FLOPS:
+        yield
+        return
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield

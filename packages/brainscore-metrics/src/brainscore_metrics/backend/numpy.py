@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+from scipy.linalg import lapack
 
 name = "numpy"
 float64 = np.float64
@@ -145,6 +146,45 @@ def cholesky_solve(a, b):
     """Solve ``a x = b`` for a symmetric positive definite ``a`` (lower Cholesky)."""
     factor = scipy.linalg.cho_factor(a, lower=True, check_finite=False, overwrite_a=False)
     return scipy.linalg.cho_solve(factor, b, check_finite=False)
+
+
+def cholesky_inverse(a, overwrite: bool = False):
+    """Inverse of a symmetric positive definite matrix from its Cholesky factor (LAPACK potrf + potri).
+
+    Returned C-contiguous. With ``overwrite=True`` the inverse is formed in ``a``'s memory (``a`` is
+    symmetric, so a C-ordered ``a`` is handed to LAPACK as its transpose, which is Fortran-ordered).
+    Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
+    """
+    if a.flags.c_contiguous and not a.flags.f_contiguous:
+        a = a.T  # same matrix (symmetric), Fortran order: LAPACK works in place
+    factor, info = lapack.dpotrf(a, lower=1, clean=0, overwrite_a=overwrite)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
+    inverse, info = lapack.dpotri(factor, lower=1, overwrite_c=1)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"matrix is singular (potri info={info})")
+    mirror_triangle(inverse, source="lower")
+    return inverse.T if not inverse.flags.c_contiguous else inverse  # symmetric: the transpose is itself
+
+
+def mirror_triangle(matrix, source: str = "upper", block: int = 512):
+    """Copy one triangle of a square matrix onto the other, in place, block by block (no n x n temporary).
+
+    Parameters
+    ----------
+    matrix : ndarray of shape (n, n)
+    source : {'upper', 'lower'}, default='upper'
+        The triangle holding the valid values.
+    block : int, default=512
+    """
+    target = matrix if source == "upper" else matrix.T  # the transposed view shares memory
+    n = target.shape[0]
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        target[start:stop, :start] = target[:start, start:stop].T
+        square = target[start:stop, start:stop]
+        target[start:stop, start:stop] = np.triu(square) + np.triu(square, 1).T
+    return matrix
 
 
 def item(x) -> float:

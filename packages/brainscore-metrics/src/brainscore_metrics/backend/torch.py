@@ -166,6 +166,10 @@ def cholesky_solve(a, b):
     return torch.cholesky_solve(b if b.ndim == 2 else b[:, None], factor).reshape(b.shape)
 
 
+def cholesky_inverse(a, overwrite: bool = False):
+    return torch.cholesky_inverse(torch.linalg.cholesky(a))
+
+
 def item(x) -> float:
     return float(x.item()) if isinstance(x, torch.Tensor) else float(x)
 

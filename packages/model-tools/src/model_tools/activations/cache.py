@@ -1,8 +1,21 @@
-"""Content-addressed on-disk cache of activations: one ``.npy`` file per (model, stimuli, layer) key.
+"""Content-addressed on-disk cache of activations: one netCDF-4 entry per extraction run, one index file per layer.
 
-An entry exists only once complete: arrays are written to a temporary file in the same folder and renamed
-into place (``os.replace``); a killed run leaves at most a ``*.tmp`` file, never an entry. Writers of one
-key serialise on a file lock. No pickle: ``.npy`` of float32, read with ``allow_pickle=False``.
+Layout under the root (default ``$BRAINSCORE_HOME/activations``):
+
+* ``entries/<base[:2]>/<base>.<random>.nc``: one netCDF-4 (HDF5) file per extraction run. Its variable
+  ``activations`` (presentation x neuroid, float32, contiguous, uncompressed) holds every layer computed in
+  that run side by side, in request order; the variables ``layer_start`` and ``layer_stop`` along the
+  dimension ``layer`` (coordinate ``layer``: the layer names) give each layer's columns. Any netCDF reader
+  opens it (``xarray.open_dataset(path, engine='h5netcdf')``).
+* ``index/<key[:2]>/<key>.json``: one small file per layer key: the entry (relative to the root) and the
+  layer's column range in it.
+* ``locks/<base>.lock``: a file lock serialising writers of one base key.
+
+Nothing is ever half-written: an entry is filled in a temporary file in the same folder and renamed into place
+(``os.replace``), and the index files, each written the same way, only after that. A killed run leaves at most
+a ``*.tmp`` file; an index that names a missing or unreadable entry is a miss, never an error. Entries are
+never overwritten (each run's file name is new), so a reader's memory map never sees a file change under it.
+No pickle anywhere.
 """
 
 from __future__ import annotations
@@ -11,6 +24,8 @@ import contextlib
 import json
 import os
 import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +33,9 @@ import numpy as np
 from filelock import FileLock
 
 _FALSE = {"", "0", "false", "no", "off"}
+
+#: Name of the activations variable in an entry file.
+VARIABLE = "activations"
 
 
 def default_cache_root() -> Path:
@@ -42,8 +60,96 @@ def caching_enabled(parameter: bool | None = None) -> bool:
     return not any(part.strip().startswith(("model_tools", "activations")) for part in value.split(","))
 
 
+@dataclass(frozen=True)
+class CachedLayer:
+    """Where one cached layer lies: columns ``start:stop`` of the ``activations`` variable of ``entry``.
+
+    ``offset`` is the byte offset of that variable's (contiguous) data in the file, ``shape`` its
+    (presentation, neuroid) shape.
+    """
+
+    entry: Path
+    offset: int
+    shape: tuple[int, int]
+    start: int
+    stop: int
+
+    @property
+    def width(self) -> int:
+        return self.stop - self.start
+
+
+class EntryWriter:
+    """A new entry being filled in place: a temporary netCDF file whose ``activations`` data are mapped.
+
+    Attributes
+    ----------
+    values : numpy.memmap of shape (presentation, neuroid)
+        Read-write map of the variable's bytes in the temporary file.
+    columns : dict of str -> (int, int)
+        Column range of each layer, in request order.
+    """
+
+    def __init__(self, temporary: Path, path: Path, values: np.memmap, columns: dict[str, tuple[int, int]]):
+        self.temporary = temporary
+        self.path = path
+        self.values: np.memmap | None = values
+        self.columns = columns
+
+    def close(self) -> None:
+        """Drop the map (pages already written reach the file through the page cache; no flush needed)."""
+        self.values = None
+
+
+def _create_entry_file(path: Path, count: int, widths: Mapping[str, int], attrs: Mapping[str, Any]) -> int:
+    """Write a netCDF-4 file whose ``activations`` variable is allocated but not written; return its offset.
+
+    Early allocation gives the contiguous variable its place (and offset) in the file at once; with fill time
+    "never" the library writes nothing there, so the file is sparse until the caller fills it.
+    """
+    import h5netcdf
+    import h5py
+    from h5py import h5d, h5p
+
+    bounds = np.cumsum([0, *widths.values()], dtype=np.int64)
+    dcpl = h5p.create(h5p.DATASET_CREATE)
+    dcpl.set_alloc_time(h5d.ALLOC_TIME_EARLY)
+    dcpl.set_fill_time(h5d.FILL_TIME_NEVER)
+    with h5netcdf.File(path, "w") as handle:
+        handle.dimensions = {"presentation": count, "neuroid": int(bounds[-1]), "layer": len(widths)}
+        handle.create_variable("layer", ("layer",), dtype=h5py.string_dtype(),
+                               data=np.asarray(list(widths), dtype=object))
+        handle.create_variable("layer_start", ("layer",), data=bounds[:-1])
+        handle.create_variable("layer_stop", ("layer",), data=bounds[1:])
+        variable = handle.create_variable(VARIABLE, ("presentation", "neuroid"), dtype=np.float32, dcpl=dcpl)
+        for name, value in attrs.items():
+            variable.attrs[name] = value
+    layout = _entry_layout(path)
+    if layout is None or layout[1] != (count, int(bounds[-1])):
+        raise OSError(f"{path}: HDF5 did not lay out the activations variable contiguously ({layout})")
+    return layout[0]
+
+
+def _entry_layout(path: Path) -> tuple[int, tuple[int, int]] | None:
+    """(offset, shape) of an entry's contiguous float32 ``activations`` variable; None if it cannot be mapped."""
+    import h5py
+
+    try:
+        with h5py.File(path, "r", locking=False) as handle:
+            dataset = handle.get(VARIABLE)
+            if dataset is None or dataset.ndim != 2 or dataset.dtype != np.float32 or dataset.chunks is not None:
+                return None
+            offset = dataset.id.get_offset()
+            shape = (int(dataset.shape[0]), int(dataset.shape[1]))
+    except OSError:  # missing, truncated, not HDF5
+        return None
+    if offset is None or os.path.getsize(path) < offset + 4 * shape[0] * shape[1]:
+        return None
+    return int(offset), shape
+
+
 class ActivationsCache:
-    """Files ``<root>/<key[:2]>/<key>.npy`` (+ ``.json`` description) and ``<root>/locks/<name>.lock``.
+    """Entries, per-layer index files and locks under one root folder (see the module docstring).
 
     Parameters
     ----------
@@ -58,18 +164,13 @@ class ActivationsCache:
     def directory(self) -> Path:
         return Path(self.root) if self.root is not None else default_cache_root()
 
-    def path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.npy"
+    def index_path(self, key: str) -> Path:
+        return self.directory / "index" / key[:2] / f"{key}.json"
 
-    def contains(self, key: str) -> bool:
-        return self.path(key).is_file()
-
-    def load(self, key: str, *, mmap: bool = False) -> np.ndarray:
-        """The cached array of shape (presentation, n_features).
-
-        ``mmap=True`` maps the file copy-on-write: pages are read when touched, writes stay private.
-        """
-        return np.load(self.path(key), allow_pickle=False, mmap_mode="c" if mmap else None)
+    def entries(self) -> list[Path]:
+        """Every complete entry file (temporary files excluded), sorted."""
+        folder = self.directory / "entries"
+        return sorted(folder.rglob("*.nc")) if folder.is_dir() else []
 
     def lock(self, name: str, timeout: float = -1) -> FileLock:
         """A file lock serialising writers of ``name`` across processes."""
@@ -77,37 +178,124 @@ class ActivationsCache:
         folder.mkdir(parents=True, exist_ok=True)
         return FileLock(str(folder / f"{name}.lock"), timeout=timeout)
 
-    def _temporary(self, key: str) -> Path:
-        folder = self.path(key).parent
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    # -- reading --------------------------------------------------------------------------------------------
+    def locate(self, keys: Mapping[str, str], rows: int) -> dict[str, CachedLayer]:
+        """The cached layers among ``keys`` (layer -> key) whose entry exists and has ``rows`` presentations.
 
-    def new_array(self, key: str, shape: tuple[int, int]) -> tuple[np.ndarray, Path]:
-        """A float32 array backed by a temporary file, to be filled in place then :meth:`commit` ted."""
-        temporary = self._temporary(key)
-        array = np.lib.format.open_memmap(temporary, mode="w+", dtype=np.float32, shape=shape)
-        return array, temporary
-
-    def save(self, key: str, array: np.ndarray, description: dict[str, Any]) -> None:
-        """Write ``array`` as the entry of ``key`` (atomically)."""
-        temporary = self._temporary(key)
-        try:
-            with open(temporary, "wb") as handle:
-                np.save(handle, np.ascontiguousarray(array, dtype=np.float32), allow_pickle=False)
-            self.commit(key, temporary, description)
-        finally:
-            self.discard(temporary)
-
-    def commit(self, key: str, temporary: Path, description: dict[str, Any]) -> None:
-        """Make the temporary file the entry of ``key``; the JSON description is written first."""
-        text = json.dumps(description, sort_keys=True, indent=1, default=str)
-        description_temporary = temporary.with_suffix(".json.tmp")
-        description_temporary.write_text(text)
-        os.replace(description_temporary, self.path(key).with_suffix(".json"))
-        os.replace(temporary, self.path(key))
+        Missing layers are left out: no index file, an index naming a missing or unreadable entry, or a column
+        range outside the entry are all misses. Each entry's header is read once.
+        """
+        layouts: dict[Path, tuple[int, tuple[int, int]] | None] = {}
+        found = {}
+        for layer, key in keys.items():
+            try:
+                record = json.loads(self.index_path(key).read_text())
+                entry = self.directory / record["entry"]
+                start, stop = int(record["start"]), int(record["stop"])
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            if entry not in layouts:
+                layouts[entry] = _entry_layout(entry)
+            layout = layouts[entry]
+            if layout is None or layout[1][0] != rows or not 0 <= start <= stop <= layout[1][1]:
+                continue
+            found[layer] = CachedLayer(entry, layout[0], layout[1], start, stop)
+        return found
 
     @staticmethod
-    def discard(temporary: Path | None) -> None:
-        if temporary is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
+    def map_entry(layer: CachedLayer) -> np.memmap:
+        """The whole ``activations`` variable of ``layer``'s entry, mapped copy-on-write.
+
+        Pages are read when touched; writing into the array changes only the caller's memory, never the file.
+        """
+        return np.memmap(layer.entry, dtype=np.float32, mode="c", offset=layer.offset, shape=layer.shape)
+
+    def load(self, layers: Sequence[CachedLayer]) -> np.ndarray:
+        """Cached layers side by side, in order: an array of shape (presentation, sum of widths), float32.
+
+        When all layers lie adjacent and in this order in one entry, the result is a view of that entry's
+        copy-on-write map (the whole map, or a strided column slice of it): nothing is copied or read until
+        touched. Otherwise the columns are copied once into one new array (adjacent runs in one block).
+        """
+        first = layers[0]
+        adjacent = all(after.entry == first.entry and after.start == before.stop
+                       for before, after in zip(layers, layers[1:]))
+        if adjacent:
+            return np.asarray(self.map_entry(first)[:, first.start:layers[-1].stop])
+        runs: list[list[Any]] = []  # [entry layer, start, stop]: adjacent columns of one entry merged
+        for layer in layers:
+            if runs and runs[-1][0].entry == layer.entry and runs[-1][2] == layer.start:
+                runs[-1][2] = layer.stop
+            else:
+                runs.append([layer, layer.start, layer.stop])
+        values = np.empty((first.shape[0], sum(layer.width for layer in layers)), dtype=np.float32)
+        maps: dict[Path, np.memmap] = {}
+        column = 0
+        for layer, start, stop in runs:
+            if layer.entry not in maps:
+                maps[layer.entry] = self.map_entry(layer)
+            values[:, column:column + stop - start] = maps[layer.entry][:, start:stop]
+            column += stop - start
+        return values
+
+    # -- writing --------------------------------------------------------------------------------------------
+    def new_entry(self, base: str, count: int, widths: Mapping[str, int],
+                  attrs: Mapping[str, Any] | None = None) -> EntryWriter:
+        """A new entry for layers of ``widths`` (layer -> n_features, in order), to be filled then committed.
+
+        Parameters
+        ----------
+        base : str
+            The activations key without layers (names the entry file and its folder).
+        count : int
+            Number of presentations (rows).
+        widths : mapping of str -> int
+            Features per layer; layers are laid out side by side in this order.
+        attrs : mapping, default=None
+            netCDF attributes of the ``activations`` variable (str, numbers or lists of them).
+        """
+        folder = self.directory / "entries" / base[:2]
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"{base}.{uuid.uuid4().hex[:12]}"
+        temporary = folder / f".{stem}.{os.getpid()}.tmp"
+        try:
+            offset = _create_entry_file(temporary, count, widths, dict(attrs or {}))
+            total = sum(int(width) for width in widths.values())
+            values = np.memmap(temporary, dtype=np.float32, mode="r+", offset=offset, shape=(count, total))
+        except BaseException:
+            self._unlink(temporary)
+            raise
+        bounds = np.cumsum([0, *widths.values()]).tolist()
+        columns = {layer: (bounds[i], bounds[i + 1]) for i, layer in enumerate(widths)}
+        return EntryWriter(temporary, folder / f"{stem}.nc", values, columns)
+
+    def commit(self, writer: EntryWriter, keys: Mapping[str, str], description: Mapping[str, Any]) -> None:
+        """Rename the filled entry into place, then write one index file per layer (layer -> key in ``keys``)."""
+        writer.close()
+        os.replace(writer.temporary, writer.path)
+        relative = writer.path.relative_to(self.directory).as_posix()
+        for layer, (start, stop) in writer.columns.items():
+            record = {**description, "layer": layer, "entry": relative, "start": start, "stop": stop}
+            self._write_text(self.index_path(keys[layer]), json.dumps(record, sort_keys=True, indent=1,
+                                                                      default=str))
+
+    def discard(self, writer: EntryWriter | None) -> None:
+        """Remove an uncommitted entry's temporary file (nothing happens after :meth:`commit`)."""
+        if writer is not None:
+            writer.close()
+            self._unlink(writer.temporary)
+
+    @staticmethod
+    def _write_text(path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+        try:
+            temporary.write_text(text)
+            os.replace(temporary, path)
+        finally:
+            ActivationsCache._unlink(temporary)
+
+    @staticmethod
+    def _unlink(path: Path) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)

@@ -9,7 +9,6 @@ import sys
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,7 +45,8 @@ class ActivationsExtractor:
 
     The model runs in eval mode without gradients, in batches; images are decoded by worker threads while
     the model runs; forward hooks copy each recorded layer's output, flattened row-major per stimulus
-    (C x H x W), into one preallocated array per layer (a file-backed array when caching).
+    (C x H x W), into its columns of one preallocated array holding all layers side by side (with the cache
+    on, the mapped bytes of a new netCDF cache entry; see :mod:`model_tools.activations.cache`).
 
     Parameters
     ----------
@@ -111,17 +111,30 @@ class ActivationsExtractor:
             Accepted for compatibility; a static model gives the same activations on every trial.
         """
         stimuli = as_stimuli(stimuli)
-        arrays = self.extract(stimuli, layers)
+        values, widths = self.extract_values(stimuli, layers)
         stimulus_set_identifier = stimuli_identifier or getattr(stimuli.stimulus_set, "identifier", None)
         attrs = {"model_identifier": self.identifier}
         if stimulus_set_identifier:
             attrs["stimulus_set_identifier"] = stimulus_set_identifier
-        return package_activations(arrays, stimuli, self.identifier, attrs=attrs)
+        return package_activations(values, widths, stimuli, self.identifier, attrs=attrs)
 
     def extract(self, stimuli: Any, layers: Sequence[str]) -> dict[str, np.ndarray]:
         """Per-layer arrays of shape (presentation, n_features), in the order of ``layers``.
 
-        With the cache on, the arrays map the cache files copy-on-write (read when touched, writable).
+        Column views of :meth:`extract_values` (no copies).
+        """
+        values, widths = self.extract_values(stimuli, layers)
+        bounds = np.cumsum([0, *widths.values()]).tolist()
+        return {layer: values[:, bounds[i]:bounds[i + 1]] for i, layer in enumerate(widths)}
+
+    def extract_values(self, stimuli: Any, layers: Sequence[str]) -> tuple[np.ndarray, dict[str, int]]:
+        """All layers side by side: float32 array of shape (presentation, neuroid) and {layer: n_features}.
+
+        Layers asked for twice appear once, in first-occurrence order. With the cache on, layers already
+        cached are loaded and only the others are computed (one forward pass, one new cache entry). When every
+        layer lies adjacent and in order in one cache entry (e.g. the same request again), the values are a
+        copy-on-write memory map of that entry (read when touched, writable, the file never changes);
+        otherwise they are copied once into one new array.
         """
         stimuli = as_stimuli(stimuli)
         if len(stimuli) == 0:
@@ -129,16 +142,23 @@ class ActivationsExtractor:
         layers = unique(layers)
         resolve_layers(self.model, layers, self.identifier)  # fail before any work
         if not caching_enabled(self.cache):
-            return self._run(stimuli, layers, cache=None, keys=None)
+            return self._run(stimuli, layers)
         cache = ActivationsCache(self.cache_root)
         base = self.activations_key(stimuli)
         keys = {layer: json_digest({"base": base, "layer": layer}) for layer in layers}
-        if any(not cache.contains(keys[layer]) for layer in layers):
+        located = cache.locate(keys, len(stimuli))
+        if len(located) < len(layers):
             with cache.lock(base):
-                missing = [layer for layer in layers if not cache.contains(keys[layer])]
+                located = cache.locate(keys, len(stimuli))
+                missing = [layer for layer in layers if layer not in located]
                 if missing:
-                    self._run(stimuli, missing, cache=cache, keys=keys)
-        return {layer: cache.load(keys[layer], mmap=True) for layer in layers}
+                    self._run(stimuli, missing, cache=cache, base=base, keys=keys)
+                    located = cache.locate(keys, len(stimuli))
+        unreadable = [layer for layer in layers if layer not in located]
+        if unreadable:
+            raise OSError(f"model {self.identifier!r}: cached layers {unreadable} cannot be read back from "
+                          f"{cache.directory}")
+        return cache.load([located[layer] for layer in layers]), {layer: located[layer].width for layer in layers}
 
     def activations_key(self, stimuli: Any) -> str:
         """Digest of weights, preprocessing, reduction and stimulus content (layers are added per entry)."""
@@ -189,30 +209,63 @@ class ActivationsExtractor:
                 pending.append(pool.submit(prepare, starts[index + ahead]))
             yield start, min(start + size, count), pending.popleft().result()
 
-    def _run(self, stimuli: Stimuli, layers: list[str], *, cache: ActivationsCache | None,
-             keys: dict[str, str] | None) -> dict[str, np.ndarray]:
+    def _run(self, stimuli: Stimuli, layers: list[str], *, cache: ActivationsCache | None = None,
+             base: str | None = None, keys: dict[str, str] | None = None
+             ) -> tuple[np.ndarray | None, dict[str, int]]:
+        """One pass over ``stimuli`` recording ``layers`` into one array of shape (presentation, neuroid).
+
+        The array is allocated once the first batch shows each layer's width (that batch is held as copies
+        until then); later batches are written by the hooks straight into their rows and columns. Returns the
+        array and {layer: n_features}. With a cache, the array is the new entry's file-backed map, committed
+        at the end, and None is returned in its place (read the entry back); an exception leaves no entry.
+        """
         import torch
 
         modules = resolve_layers(self.model, layers, self.identifier)
         reduction = self.reduction
         streaming = reduction is None or reduction.streaming
         count = len(stimuli)
-        arrays: dict[str, np.ndarray] = {}
-        temporaries: dict[str, Path] = {}
         window = {"start": 0, "stop": 0}
+        held: dict[str, np.ndarray] = {}  # first batch when streaming, every full layer otherwise
+        target: dict[str, Any] = {}  # "values" and "columns" once allocated
+        writer = None
+
+        def allocate(widths: dict[str, int]) -> None:
+            nonlocal writer
+            if cache is not None:
+                attrs = {"model_identifier": self.identifier, "activations_key": base,
+                         "cache_format": CACHE_FORMAT_VERSION}
+                writer = cache.new_entry(base, count, widths, attrs)
+                target["values"], target["columns"] = writer.values, writer.columns
+            else:
+                bounds = np.cumsum([0, *widths.values()]).tolist()
+                target["values"] = np.empty((count, bounds[-1]), dtype=np.float32)
+                target["columns"] = {layer: (bounds[i], bounds[i + 1]) for i, layer in enumerate(widths)}
+
+        def place(layer: str, rows: slice, features: np.ndarray) -> None:
+            start, stop = target["columns"][layer]
+            target["values"][rows, start:stop] = features
 
         def sink(layer: str, output: Any) -> None:
             features = output.detach().reshape(output.shape[0], -1)
             if reduction is not None and streaming:
                 features = reduction.transform_batch(features)
             features = features.to("cpu", torch.float32).numpy()
-            if layer not in arrays:
-                shape = (count, features.shape[1])
-                if cache is not None and streaming:
-                    arrays[layer], temporaries[layer] = cache.new_array(keys[layer], shape)
-                else:
-                    arrays[layer] = np.empty(shape, dtype=np.float32)
-            arrays[layer][window["start"]:window["stop"]] = features
+            rows = slice(window["start"], window["stop"])
+            if target:
+                place(layer, rows, features)
+            elif streaming:
+                held[layer] = features.copy()  # a copy: later modules may change the output in place
+            else:
+                if layer not in held:
+                    held[layer] = np.empty((count, features.shape[1]), dtype=np.float32)
+                held[layer][rows] = features
+
+        def check(recorded: dict[str, np.ndarray]) -> None:
+            missing = [layer for layer in layers if layer not in recorded]
+            if missing:
+                raise RuntimeError(f"layers {missing} of model {self.identifier!r} produced no output "
+                                   "(are they called in forward?)")
 
         was_training = self.model.training
         self.model.eval()
@@ -228,23 +281,26 @@ class ActivationsExtractor:
                                                desc=f"activations {self.identifier}", unit="batch"):
                     window["start"], window["stop"] = start, stop
                     self.model(batch.to(self.device))
-            missing = [layer for layer in layers if layer not in arrays]
-            if missing:
-                raise RuntimeError(f"layers {missing} of model {self.identifier!r} produced no output "
-                                   "(are they called in forward?)")
+                    if streaming and not target:
+                        check(held)
+                        allocate({layer: held[layer].shape[1] for layer in layers})
+                        for layer in layers:
+                            place(layer, slice(start, stop), held.pop(layer))
             if not streaming:
-                arrays = {layer: reduction.transform_full(array) for layer, array in arrays.items()}
-            if cache is not None:
-                for layer in layers:
-                    description = {"model": self.identifier, "layer": layer, "shape": list(arrays[layer].shape),
-                                   "key": keys[layer]}
-                    if layer in temporaries:
-                        del arrays[layer]  # unmap; the pages reach the file through the page cache
-                        cache.commit(keys[layer], temporaries.pop(layer), description)
-                    else:
-                        cache.save(keys[layer], arrays[layer], description)
-            return arrays
+                check(held)
+                reduced = {layer: reduction.transform_full(held.pop(layer)) for layer in layers}
+                allocate({layer: array.shape[1] for layer, array in reduced.items()})
+                for layer, array in reduced.items():
+                    place(layer, slice(0, count), array)
+            values, columns = target.pop("values"), target.pop("columns")
+            widths = {layer: stop - start for layer, (start, stop) in columns.items()}
+            if writer is not None:
+                del values  # the writer's map is the only one left; commit drops it
+                cache.commit(writer, keys, {"model": self.identifier, "activations_key": base})
+                writer = None
+                return None, widths
+            return values, widths
         finally:
-            for temporary in temporaries.values():
-                ActivationsCache.discard(temporary)
+            if cache is not None:
+                cache.discard(writer)
             self.model.train(was_training)

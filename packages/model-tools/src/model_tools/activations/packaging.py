@@ -71,30 +71,19 @@ def build_assembly(values: np.ndarray, presentation: Mapping[str, np.ndarray], n
     return assembly
 
 
-def _concatenated(arrays: Mapping[str, np.ndarray], count: int) -> np.ndarray:
-    """Layers side by side in one float32 array of shape (presentation, neuroid).
-
-    One layer is returned as is when it already is float32 (a cache entry stays a copy-on-write memory map:
-    nothing is read until touched, and writes stay in the caller's memory, never reach the file). Several
-    layers are copied once, straight from their (memory-mapped) arrays into one preallocated array.
-    """
-    if len(arrays) == 1:
-        return np.asarray(next(iter(arrays.values())), dtype=np.float32)  # plain ndarray view, no copy
-    sizes = [array.shape[1] for array in arrays.values()]
-    values = np.empty((count, sum(sizes)), dtype=np.float32)
-    offset = 0
-    for array, size in zip(arrays.values(), sizes, strict=True):
-        values[:, offset:offset + size] = array
-        offset += size
-    return values
-
-
-def package_activations(arrays: Mapping[str, np.ndarray], stimuli: Stimuli, model_identifier: str,
+def package_activations(values: np.ndarray, widths: Mapping[str, int], stimuli: Stimuli, model_identifier: str,
                         *, attrs: Mapping[str, Any] | None = None):
-    """Concatenate layers along neuroid (in the given order) and label both dimensions."""
-    layer_sizes = {layer: array.shape[1] for layer, array in arrays.items()}
-    values = _concatenated(arrays, len(stimuli))
-    return build_assembly(values, stimuli.presentation, neuroid_coords(model_identifier, layer_sizes), attrs=attrs)
+    """Label layers laid side by side along neuroid: a NeuroidAssembly of shape (presentation, neuroid).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of shape (presentation, neuroid)
+        Used as is (no copy): a copy-on-write cache map stays one.
+    widths : mapping of str -> int
+        Features of each layer, in column order.
+    """
+    return build_assembly(np.asarray(values), stimuli.presentation, neuroid_coords(model_identifier, widths),
+                          attrs=attrs)
 
 
 def dim_coords(assembly: Any, dim: str) -> dict[str, np.ndarray]:

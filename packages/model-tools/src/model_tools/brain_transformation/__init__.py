@@ -2,6 +2,8 @@
 
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
 from model_tools.brain_transformation.commitment import ModelCommitment
+from model_tools.brain_transformation.imagenet import ImageNetClass, imagenet_class_table, imagenet_synsets
 from model_tools.brain_transformation.layer_selection import LayerSelection
 
-__all__ = ["LabelMapping", "LayerSelection", "ModelCommitment", "ProbabilitiesMapping"]
+__all__ = ["ImageNetClass", "LabelMapping", "LayerSelection", "ModelCommitment", "ProbabilitiesMapping",
+           "imagenet_class_table", "imagenet_synsets"]

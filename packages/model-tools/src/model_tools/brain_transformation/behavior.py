@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from model_tools.activations.packaging import dim_coords
+from model_tools.brain_transformation.imagenet import imagenet_synsets
 from model_tools.errors import MissingLabelsError
 
 #: Settings of the reference's probabilities readout (scikit-learn 1.9: l2 is the default penalty, spelled
@@ -93,12 +94,14 @@ class LabelMapping:
     identifier : str
     activations_model : callable
     labels : 'imagenet' or sequence of str
-        'imagenet': the synset of the argmax logit (needs ``imagenet_classes``). A label list: for each
-        label, the mean softmax probability over its ImageNet indices (from ``label_indices``); argmax.
+        'imagenet': the class of the argmax logit, as a WordNet synset id (``'n01440764'``) by default. A
+        label list: for each label, the mean softmax probability over its ImageNet indices (from
+        ``label_indices``); argmax.
     label_indices : mapping of str -> sequence of int, default=None
         ImageNet class indices of each label (e.g. the 16-class mapping of Geirhos et al.).
     imagenet_classes : sequence of str, default=None
-        Name (synset) of each of the 1000 logits, in order; required for ``labels='imagenet'``.
+        Name of each logit, in order, for ``labels='imagenet'``. None means the ILSVRC-2012 synset ids shipped
+        with the package (:func:`~model_tools.brain_transformation.imagenet.imagenet_synsets`; 1000 logits).
     layer : str, default='logits'
     """
 
@@ -117,9 +120,6 @@ class LabelMapping:
             if self.labels != "imagenet":
                 raise MissingLabelsError(f"model {self.identifier!r}: label task {self.labels!r} is neither "
                                          "'imagenet' nor a list of labels")
-            if self.imagenet_classes is None:
-                raise MissingLabelsError(f"model {self.identifier!r}: the 'imagenet' label task needs "
-                                         "imagenet_classes (the synset of each logit)")
             return
         unknown = [label for label in self.labels if label not in (self.label_indices or {})]
         if unknown:
@@ -131,7 +131,12 @@ class LabelMapping:
         self._check()
         logits, presentation = _features(self.activations_model, stimuli, self.layer)
         if isinstance(self.labels, str):
-            chosen = np.asarray(self.imagenet_classes)[logits.argmax(axis=1)]
+            classes = imagenet_synsets() if self.imagenet_classes is None else tuple(self.imagenet_classes)
+            if logits.shape[1] != len(classes):
+                raise MissingLabelsError(
+                    f"model {self.identifier!r}: layer {self.layer!r} has {logits.shape[1]} outputs but "
+                    f"{len(classes)} ImageNet class names are known; pass imagenet_classes with one name per logit")
+            chosen = np.asarray(classes)[logits.argmax(axis=1)]
         else:
             probabilities = softmax(logits)
             per_label = np.stack([probabilities[:, list(self.label_indices[label])].mean(axis=1)

@@ -43,7 +43,8 @@ class ModelCommitment(BrainModel):
     label_indices : mapping of str -> sequence of int, default=None
         ImageNet indices of labels for the ``label`` task with a label list.
     imagenet_classes : sequence of str, default=None
-        Synset of each logit, for the ``label`` task with ``'imagenet'``.
+        Name of each logit, for the ``label`` task with ``'imagenet'``; None means the ILSVRC-2012 WordNet ids
+        shipped with the package (1000 logits -> ``'n01440764'`` ...).
 
     Attributes
     ----------
