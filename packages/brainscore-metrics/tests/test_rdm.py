@@ -294,3 +294,18 @@ def test_registered_classes_and_ceilings():
     assert metrics["ks_similarity"](property_name="circular_variance").property_name == "circular_variance"
     for identifier in ("accuracy", "i1n", "i2n", "error_consistency", "accuracy_distance", "value_delta"):
         assert callable(metrics[identifier]())
+
+
+def test_triangle_mask_marks_exactly_the_pairs_of_the_chosen_rows():
+    # independent: the positions of the chosen pairs in scipy's condensed (row-major) order, enumerated
+    from scipy.spatial.distance import squareform
+
+    from brainscore_metrics._rdm_kernels import triangle_mask
+
+    n, chosen = 9, np.array([7, 0, 3, 4])
+    labels = np.zeros((n, n))
+    for a in chosen:
+        for b in chosen:
+            labels[a, b] = 1.0 if a != b else 0.0
+    expected = squareform(labels, checks=False).astype(bool)
+    np.testing.assert_array_equal(triangle_mask(chosen, n), expected)

@@ -23,9 +23,9 @@ def pearson_columns(xp, a, b):
     constant = xp.all(a == a[:1], axis=0) | xp.all(b == b[:1], axis=0)
     a = a - xp.mean(a, axis=0)
     b = b - xp.mean(b, axis=0)
-    norm_a = xp.sqrt(xp.sum(a * a, axis=0))
-    norm_b = xp.sqrt(xp.sum(b * b, axis=0))
+    norm_a = xp.sqrt(xp.column_dots(a, a))
+    norm_b = xp.sqrt(xp.column_dots(b, b))
     safe = xp.where(constant, xp.ones(norm_a.shape, like=norm_a), norm_a * norm_b)
-    r = xp.sum(a * b, axis=0) / safe
+    r = xp.column_dots(a, b) / safe
     r = xp.clip(r, -1.0, 1.0)
     return xp.where(constant, xp.full(r.shape, float("nan"), like=r), r)

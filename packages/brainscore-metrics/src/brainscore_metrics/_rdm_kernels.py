@@ -16,7 +16,7 @@ from scipy.linalg import blas
 from brainscore_metrics.backend.numpy import mirror_triangle
 
 __all__ = ["centered_gram", "correlation_distance_triangle", "pair_indices", "pattern_correlations",
-           "spearman_matrix", "upper_triangles"]
+           "spearman_matrix", "triangle_mask", "upper_triangles"]
 #: bytes of float64 scratch used per block when accumulating Gram matrices
 _BLOCK_BYTES = 64 * 2 ** 20
 
@@ -147,8 +147,14 @@ def _average_ranks(vector) -> np.ndarray:
     return ranks
 
 
-def _sorted_has_ties(ordered: np.ndarray) -> bool:
-    return bool((ordered[1:] == ordered[:-1]).any())
+def _has_ties_along(values: np.ndarray, order: np.ndarray) -> bool:
+    """Whether ``values`` taken in ``order`` (its ascending sort) has two equal neighbours; chunked, so
+    no sorted copy of ``values`` is made."""
+    for start in range(0, len(order), _CHUNK):
+        ordered = values[order[start:start + _CHUNK + 1]]
+        if (ordered[1:] == ordered[:-1]).any():
+            return True
+    return False
 
 
 def _rank_correlation(ranks1: np.ndarray, ranks2: np.ndarray) -> float:
@@ -196,6 +202,18 @@ def _row_starts(n: int) -> np.ndarray:
     return rows * (2 * n - rows - 1) // 2
 
 
+def triangle_mask(positions: np.ndarray, n: int) -> np.ndarray:
+    """Boolean mask over the row-major strict upper triangle of an n x n matrix: True at the pairs of
+    ``positions`` (distinct row indices, any order). Built row by row, without pair index arrays."""
+    chosen = np.zeros(n, dtype=bool)
+    chosen[np.asarray(positions)] = True
+    starts = _row_starts(n)
+    mask = np.zeros(n * (n - 1) // 2, dtype=bool)
+    for row in np.flatnonzero(chosen[:-1]):
+        mask[starts[row]:starts[row] + n - 1 - row] = chosen[row + 1:]
+    return mask
+
+
 def pair_indices(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     """Positions of entries ``(rows[k], columns[k])`` (rows < columns) in a strict upper triangle."""
     return _row_starts(n)[rows] + columns - rows - 1
@@ -206,7 +224,7 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
 
     Never forms the n x n matrix: rows (centred per stimulus, float64) are multiplied in blocks of
     neuroids and of stimuli and accumulated straight into the triangle, then scaled by the row norms.
-    Extra memory: the triangle plus one block of each (about 32 MiB and 16 MiB).
+    Extra memory: the triangle plus one block of each (about 16 MiB each).
 
     Parameters
     ----------
@@ -227,7 +245,7 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
     squares = np.zeros(n)
     block = max(1, int(np.sqrt(_BLOCK_BYTES / 4 / 8)))
     blocks = [(start, min(start + block, n)) for start in range(0, n, block)]
-    features = max(1, _BLOCK_BYTES // 2 // (8 * n))
+    features = max(1, _BLOCK_BYTES // 4 // (8 * n))
     for feature in range(0, p, features):
         centered = np.asarray(values[order, feature:feature + features], dtype=np.float64)
         centered -= means[:, None]

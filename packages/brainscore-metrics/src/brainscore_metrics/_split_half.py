@@ -93,7 +93,7 @@ def split_half_from_rows(xp, rows, slots, halves, *, max_batch_bytes: int | None
     Half means are accumulated repetition by repetition for a batch of splits at a time, so the scratch
     memory is the half sums of one batch (plus counts when values are missing) and never a copy of the data;
     when a repetition's rows are contiguous in ``rows`` (e.g. presentations stored repetition-major) they
-    are used in place.
+    are used in place. Without missing values half B is the total minus half A.
 
     Parameters
     ----------
@@ -120,38 +120,71 @@ def split_half_from_rows(xp, rows, slots, halves, *, max_batch_bytes: int | None
     per_split_bytes = (4 if has_missing else 2) * n_stimuli * n_columns * 8
     budget = max_batch_bytes if max_batch_bytes is not None else rows.shape[0] * n_columns * 8 // 2
     batch = int(max(1, min(n_splits, budget // max(per_split_bytes, 1))))
+    half_means = _half_means_with_missing if has_missing else _half_means_complete
     out = np.empty((n_splits, n_columns))
     kept_a, kept_b = [], []
-    shape = (n_stimuli, n_columns)
-    for start in range(0, n_splits, batch):
-        chosen = halves[start:start + batch]
-        sums = [[xp.zeros(shape, like=rows) for _ in chosen] for _ in range(2)]  # [half][split]
-        counts = [[xp.zeros(shape, like=rows) for _ in chosen] for _ in range(2)] if has_missing else None
-        for repetition in range(n_repetitions):
-            values = _repetition_rows(xp, rows, slots[repetition], absent[repetition])
-            if has_missing:
-                present = ~xp.isnan(values)
-                values = xp.where(present, values, xp.zeros((), like=values))
-                present = xp.asarray(present, dtype=xp.float64)
-            for j, in_a in enumerate(chosen[:, repetition]):
-                half = 0 if in_a else 1
-                sums[half][j] += values
-                if has_missing:
-                    counts[half][j] += present
-        for j, in_a in enumerate(chosen):
-            if has_missing:
-                means = [sums[h][j] / xp.where(counts[h][j] > 0, counts[h][j], xp.full((), float("nan"), like=rows))
-                         for h in range(2)]
-            else:
-                means = [sums[0][j] / int(in_a.sum()), sums[1][j] / int((~in_a).sum())]
-            out[start + j] = xp.to_numpy(spearman_brown(xp, masked_pearson(xp, *means)))
-            if keep_halves:
-                kept_a.append(xp.to_numpy(means[0]))
-                kept_b.append(xp.to_numpy(means[1]))
-            sums[0][j] = sums[1][j] = None  # release this split's sums
+    for split, mean_a, mean_b in half_means(xp, rows, slots, absent, halves, batch):
+        out[split] = xp.to_numpy(spearman_brown(xp, masked_pearson(xp, mean_a, mean_b)))
+        if keep_halves:  # copies: the buffers are reused for the next batch
+            kept_a.append(np.array(xp.to_numpy(mean_a), copy=True))
+            kept_b.append(np.array(xp.to_numpy(mean_b), copy=True))
     if keep_halves:
         return out, (np.stack(kept_a), np.stack(kept_b))
     return out
+
+
+def _half_means_complete(xp, rows, slots, absent, halves, batch: int):
+    """Yield (split, half A mean, half B mean) when nothing is missing.
+
+    Half B's sum is the total over all repetitions minus half A's, so each batch adds only half A's
+    repetitions; the buffers (total + two per split of a batch) are allocated once and reused.
+    """
+    n_repetitions, n_stimuli = slots.shape
+    shape = (n_stimuli, rows.shape[1])
+    total = xp.zeros(shape, like=rows)
+    for repetition in range(n_repetitions):
+        total += _repetition_rows(xp, rows, slots[repetition], absent[repetition])
+    sums_a = [xp.zeros(shape, like=rows) for _ in range(batch)]
+    means_b = [xp.zeros(shape, like=rows) for _ in range(batch)]
+    for start in range(0, halves.shape[0], batch):
+        chosen = halves[start:start + batch]
+        for j in range(len(chosen)):
+            sums_a[j][...] = 0.0
+        for repetition in np.flatnonzero(chosen.any(axis=0)):
+            values = _repetition_rows(xp, rows, slots[repetition], absent[repetition])
+            for j in np.flatnonzero(chosen[:, repetition]):
+                sums_a[j] += values
+        for j, in_a in enumerate(chosen):
+            means_b[j][...] = total
+            means_b[j] -= sums_a[j]
+            means_b[j] /= int((~in_a).sum())
+            sums_a[j] /= int(in_a.sum())
+            yield start + j, sums_a[j], means_b[j]
+
+
+def _half_means_with_missing(xp, rows, slots, absent, halves, batch: int):
+    """Yield (split, half A mean, half B mean), NaN-skipping: sums and counts of present values per half;
+    NaN where a stimulus has no present value in a half."""
+    n_repetitions, n_stimuli = slots.shape
+    shape = (n_stimuli, rows.shape[1])
+    for start in range(0, halves.shape[0], batch):
+        chosen = halves[start:start + batch]
+        sums = [[xp.zeros(shape, like=rows) for _ in chosen] for _ in range(2)]  # [half][split]
+        counts = [[xp.zeros(shape, like=rows) for _ in chosen] for _ in range(2)]
+        for repetition in range(n_repetitions):
+            values = _repetition_rows(xp, rows, slots[repetition], absent[repetition])
+            present = ~xp.isnan(values)
+            values = xp.where(present, values, xp.zeros((), like=values))
+            present = xp.asarray(present, dtype=xp.float64)
+            for j, in_a in enumerate(chosen[:, repetition]):
+                half = 0 if in_a else 1
+                sums[half][j] += values
+                counts[half][j] += present
+        nan = xp.full((), float("nan"), like=rows)
+        for j in range(len(chosen)):
+            means = [sums[h][j] / xp.where(counts[h][j] > 0, counts[h][j], nan) for h in range(2)]
+            sums[0][j] = sums[1][j] = counts[0][j] = counts[1][j] = None  # release this split's buffers
+            yield start + j, means[0], means[1]
 
 
 def split_half_consistency(xp, dense, halves, *, max_batch_bytes: int | None = None, keep_halves: bool = False):

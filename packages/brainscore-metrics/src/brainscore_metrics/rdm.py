@@ -35,11 +35,12 @@ from brainscore_metrics._alignment_representational import (
 from brainscore_metrics._rdm_kernels import (
     _average_ranks,
     _correlate_ranks,
-    _sorted_has_ties,
+    _has_ties_along,
     correlation_distance_triangle,
     pair_indices,
     pattern_correlations,
     spearman_matrix,
+    triangle_mask,
     upper_triangles,
 )
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
@@ -63,27 +64,40 @@ class _Triangles:
         """Average ranks of every RDM's triangle, or of its entries ``pairs`` (repeats allowed)."""
         return [_average_ranks(row if pairs is None else row[pairs]) for row in self.values]
 
-    def subset_ranks(self, pairs: np.ndarray) -> list[np.ndarray]:
-        """Ranks of the distinct entries ``pairs`` (ascending), from one global sort per RDM.
+    def prepare_subsets(self, *, keep_values: bool = False) -> None:
+        """Sort each triangle once (int32 orders) for :meth:`subset_ranks`; without ties or NaN, and
+        unless ``keep_values``, the triangle values are released (ranks of subsets need only the order)."""
+        orders = [np.argsort(row) for row in self.values]
+        exact = [not (np.isnan(row).any() or _has_ties_along(row, order))
+                 for row, order in zip(self.values, orders, strict=True)]
+        if all(exact) and not keep_values:
+            self.values = np.empty((len(orders), 0))  # released before the int32 copies of the orders exist
+        for index, order in enumerate(orders):
+            if len(order) < 2 ** 31:
+                orders[index] = order.astype(np.int32)
+            del order
+        self._orders, self._exact = orders, exact
 
-        Sorting each triangle once and counting the selected entries along that order gives their
-        ranks among themselves in linear time per subset; with ties it falls back to a re-sort.
+    def subset_ranks(self, selected: np.ndarray) -> list[np.ndarray]:
+        """Ranks, among themselves and in triangle order, of the entries where ``selected`` (a boolean
+        mask over the triangle) is True.
+
+        Counting the selected entries along each triangle's one global order gives their ranks in linear
+        time per subset; with ties or NaN the subset is ranked by itself.
         """
         if not hasattr(self, "_orders"):
-            self._orders = [np.argsort(row) for row in self.values]
-            self._exact = [not (np.isnan(row).any() or _sorted_has_ties(row[order]))
-                           for row, order in zip(self.values, self._orders)]
+            self.prepare_subsets(keep_values=True)
+        count = int(np.count_nonzero(selected))
         out = []
-        for row, order, exact in zip(self.values, self._orders, self._exact):
+        for index, (order, exact) in enumerate(zip(self._orders, self._exact, strict=True)):
             if not exact:  # NaN or tied values: rank the subset itself
-                out.append(_average_ranks(row[pairs]))
+                out.append(_average_ranks(self.values[index][selected]))
                 continue
-            selected = np.zeros(len(row), dtype=bool)
-            selected[pairs] = True
-            in_order = selected[order]
-            rank_at = np.empty(len(row), dtype=np.float32 if len(pairs) < 2 ** 23 else np.float64)
-            rank_at[order[in_order]] = np.arange(1, len(pairs) + 1)
-            out.append(rank_at[pairs])
+            dtype = np.float32 if count < 2 ** 23 else np.float64  # float32 holds these integers exactly
+            rank_at = np.empty(len(order), dtype=dtype)
+            rank_at[order[selected[order]]] = np.arange(1, count + 1, dtype=dtype)
+            out.append(rank_at[selected])
+            del rank_at
         return out
 
 
@@ -284,17 +298,23 @@ class RDMCrossValidated(RDMMetric):
         self.crossvalidation_kwargs = crossvalidation_kwargs
 
     def __call__(self, source, target) -> Score:
-        first, second = self._triangles(source, target)
+        keep_values = self.bootstrap is not None
+        first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
+                              what="source")
+        first.prepare_subsets(keep_values=keep_values)  # before the second triangle exists: bounds memory
+        second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
+                               what="target")
+        second.prepare_subsets(keep_values=keep_values)
+        check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
         split_values, splits = splitter.split_values(split_frame(target, self.comparison_coord, self.neuroid_dim,
                                                                  splitter.stratification_coord))
         n = len(first.stimulus_ids)
         per_split = []
         for _, test in splits:
-            positions = np.sort(np.searchsorted(first.stimulus_ids, split_values[test]))
-            rows, columns = np.triu_indices(len(positions), k=1)
-            pairs = pair_indices(positions[rows], positions[columns], n)
-            per_split.append(_correlate_ranks(first.subset_ranks(pairs), second.subset_ranks(pairs)))
+            selected = triangle_mask(np.searchsorted(first.stimulus_ids, split_values[test]), n)
+            per_split.append(_correlate_ranks(first.subset_ranks(selected), second.subset_ranks(selected)))
+            del selected
         per_split = np.stack(per_split)
         center, error = aggregate_splits(per_split.reshape(len(per_split), -1).mean(axis=1))
         score = Score(center)

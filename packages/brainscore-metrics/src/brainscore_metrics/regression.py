@@ -120,10 +120,10 @@ class PLSRegression(_ArrayRegression):
         ``min(n_components, n_features, n_train)`` components are used instead.
     lockstep_splits : int or None, default=None
         How many cross-validation splits are fitted together (each group reads the source twice per
-        component). None: as many as keep their state (a features x neuroids cross-covariance, the
-        centred training targets and the components, float64) within the size of the source array, so
-        peak memory stays near twice the inputs; 10 splits at MajajHong2015 scale with a float64
-        source, 5 with a float32 one.
+        component). None: groups of equal size whose state (per split a features x neuroids
+        cross-covariance, the centred training targets and the components, float64) takes at most 60% of
+        the inputs' size, so that peak memory stays within twice the inputs; at MajajHong2015 scale
+        (10 splits) 2 groups of 5 with a float64 source, 4 groups of 2-3 with a float32 one.
     backend : str or None, default=None
     """
 
@@ -143,9 +143,10 @@ class PLSRegression(_ArrayRegression):
             n_features, n_neuroids = X.shape[1], Y.shape[1]
             n_train = max(len(train) for train, _ in splits)
             per_split = 8 * (n_features * n_neuroids + n_train * n_neuroids + 2 * n_components * n_features)
-            size = max(1, int(X.shape[0] * n_features * X.dtype.itemsize // per_split))
-        indices = list(range(len(splits)))
-        return [indices[start:start + size] for start in range(0, len(indices), size)]
+            source_bytes = int(np.prod(X.shape)) * X.dtype.itemsize  # numpy and torch alike
+            size = max(1, int(0.6 * (source_bytes + 8 * int(np.prod(Y.shape))) // per_split))
+        n_groups = -(-len(splits) // size)
+        return [group.tolist() for group in np.array_split(np.arange(len(splits)), n_groups)]
 
     def _components(self, n_features: int, n_train: int) -> int:
         upper = min(n_features, n_train)

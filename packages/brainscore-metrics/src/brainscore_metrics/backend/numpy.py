@@ -75,6 +75,11 @@ def nanmean(x, axis=None):
         return np.nansum(x, axis=axis) / np.sum(~np.isnan(x), axis=axis)
 
 
+def column_dots(a, b):
+    """Dot product of matching columns: array of shape (n_columns,) for a, b of shape (n_rows, n_columns)."""
+    return np.einsum("ij,ij->j", a, b)
+
+
 def sum(x, axis=None):
     return np.sum(x, axis=axis)
 

@@ -92,6 +92,10 @@ def nanmean(x, axis=None):
     return torch.nanmean(x) if axis is None else torch.nanmean(x, dim=axis)
 
 
+def column_dots(a, b):
+    return torch.einsum("ij,ij->j", a, b)
+
+
 def sum(x, axis=None):
     return x.sum() if axis is None else x.sum(dim=axis)
 

@@ -80,25 +80,55 @@ class CachedLayer:
 
 
 class EntryWriter:
-    """A new entry being filled in place: a temporary netCDF file whose ``activations`` data are mapped.
+    """A new entry being filled in place: a temporary netCDF file whose ``activations`` bytes are written
+    either row blocks at a time (:meth:`write_rows`) or through a memory map (:attr:`values`).
 
     Attributes
     ----------
-    values : numpy.memmap of shape (presentation, neuroid)
-        Read-write map of the variable's bytes in the temporary file.
     columns : dict of str -> (int, int)
         Column range of each layer, in request order.
     """
 
-    def __init__(self, temporary: Path, path: Path, values: np.memmap, columns: dict[str, tuple[int, int]]):
+    def __init__(self, temporary: Path, path: Path, offset: int, shape: tuple[int, int],
+                 columns: dict[str, tuple[int, int]]):
         self.temporary = temporary
         self.path = path
-        self.values: np.memmap | None = values
+        self.offset = offset
+        self.shape = shape
         self.columns = columns
+        self._values: np.memmap | None = None
+        self._descriptor: int | None = None
+
+    @property
+    def values(self) -> np.memmap:
+        """Read-write map of the variable's bytes, shape (presentation, neuroid), float32."""
+        if self._values is None:
+            self._values = np.memmap(self.temporary, dtype=np.float32, mode="r+", offset=self.offset,
+                                     shape=self.shape)
+        return self._values
+
+    def write_rows(self, start: int, rows: np.ndarray) -> None:
+        """Write whole rows ``start:start + len(rows)`` (float32, all columns) with one positioned write.
+
+        Whole rows are contiguous in the file, so a batch goes in as one ``pwrite`` into the page cache,
+        without the page faults of writing through a fresh memory map.
+        """
+        if rows.shape[1:] != self.shape[1:] or rows.dtype != np.float32 or not rows.flags.c_contiguous:
+            raise ValueError(f"rows of shape {rows.shape} ({rows.dtype}) do not fit entry columns {self.shape[1]}")
+        if self._descriptor is None:
+            self._descriptor = os.open(self.temporary, os.O_WRONLY)
+        data = memoryview(rows).cast("B")
+        position = self.offset + 4 * self.shape[1] * int(start)
+        while len(data):
+            written = os.pwrite(self._descriptor, data, position)
+            data, position = data[written:], position + written
 
     def close(self) -> None:
-        """Drop the map (pages already written reach the file through the page cache; no flush needed)."""
-        self.values = None
+        """Drop the map and the descriptor (written pages reach the file through the page cache)."""
+        self._values = None
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
 
 
 def _create_entry_file(path: Path, count: int, widths: Mapping[str, int], attrs: Mapping[str, Any]) -> int:
@@ -260,14 +290,12 @@ class ActivationsCache:
         temporary = folder / f".{stem}.{os.getpid()}.tmp"
         try:
             offset = _create_entry_file(temporary, count, widths, dict(attrs or {}))
-            total = sum(int(width) for width in widths.values())
-            values = np.memmap(temporary, dtype=np.float32, mode="r+", offset=offset, shape=(count, total))
         except BaseException:
             self._unlink(temporary)
             raise
         bounds = np.cumsum([0, *widths.values()]).tolist()
         columns = {layer: (bounds[i], bounds[i + 1]) for i, layer in enumerate(widths)}
-        return EntryWriter(temporary, folder / f"{stem}.nc", values, columns)
+        return EntryWriter(temporary, folder / f"{stem}.nc", offset, (count, int(bounds[-1])), columns)
 
     def commit(self, writer: EntryWriter, keys: Mapping[str, str], description: Mapping[str, Any]) -> None:
         """Rename the filled entry into place, then write one index file per layer (layer -> key in ``keys``)."""

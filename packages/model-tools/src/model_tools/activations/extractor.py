@@ -46,7 +46,8 @@ class ActivationsExtractor:
     The model runs in eval mode without gradients, in batches; images are decoded by worker threads while
     the model runs; forward hooks copy each recorded layer's output, flattened row-major per stimulus
     (C x H x W), into its columns of one preallocated array holding all layers side by side (with the cache
-    on, the mapped bytes of a new netCDF cache entry; see :mod:`model_tools.activations.cache`).
+    on, into a batch of whole rows that a background thread writes into a new netCDF cache entry; see
+    :mod:`model_tools.activations.cache`).
 
     Parameters
     ----------
@@ -216,8 +217,10 @@ class ActivationsExtractor:
 
         The array is allocated once the first batch shows each layer's width (that batch is held as copies
         until then); later batches are written by the hooks straight into their rows and columns. Returns the
-        array and {layer: n_features}. With a cache, the array is the new entry's file-backed map, committed
-        at the end, and None is returned in its place (read the entry back); an exception leaves no entry.
+        array and {layer: n_features}. With a cache, the hooks fill one batch of whole rows in memory, which is
+        written into the new entry's file after each forward pass (one positioned write; a non-streaming
+        reduction writes through the entry's map instead); the entry is committed at the end and None is
+        returned in place of the array (read the entry back); an exception leaves no entry.
         """
         import torch
 
@@ -229,6 +232,8 @@ class ActivationsExtractor:
         held: dict[str, np.ndarray] = {}  # first batch when streaming, every full layer otherwise
         target: dict[str, Any] = {}  # "values" and "columns" once allocated
         writer = None
+        spares: deque = deque()  # row buffers free to fill (cache on, streaming)
+        pending: deque = deque()  # (buffer, write job) handed to the background writer
 
         def allocate(widths: dict[str, int]) -> None:
             nonlocal writer
@@ -236,7 +241,14 @@ class ActivationsExtractor:
                 attrs = {"model_identifier": self.identifier, "activations_key": base,
                          "cache_format": CACHE_FORMAT_VERSION}
                 writer = cache.new_entry(base, count, widths, attrs)
-                target["values"], target["columns"] = writer.values, writer.columns
+                target["columns"] = writer.columns
+                if streaming:  # batches of whole rows in memory, written to the entry in the background
+                    rows = min(count, max(1, int(self.batch_size)))
+                    spares.extend(np.empty((rows, writer.shape[1]), dtype=np.float32) for _ in range(2))
+                    target["values"] = spares.popleft()
+                    target["buffered"] = True
+                else:
+                    target["values"] = writer.values
             else:
                 bounds = np.cumsum([0, *widths.values()]).tolist()
                 target["values"] = np.empty((count, bounds[-1]), dtype=np.float32)
@@ -244,6 +256,8 @@ class ActivationsExtractor:
 
         def place(layer: str, rows: slice, features: np.ndarray) -> None:
             start, stop = target["columns"][layer]
+            if target.get("buffered"):
+                rows = slice(0, rows.stop - rows.start)
             target["values"][rows, start:stop] = features
 
         def sink(layer: str, output: Any) -> None:
@@ -273,7 +287,8 @@ class ActivationsExtractor:
         show = self.progress if self.progress is not None else sys.stderr.isatty()
         try:
             with torch.no_grad(), LayerRecorder(modules, sink), \
-                    (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool:
+                    (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
+                    ThreadPoolExecutor(1) as background:
                 from tqdm.auto import tqdm
 
                 total = -(-count // max(1, int(self.batch_size)))
@@ -286,6 +301,16 @@ class ActivationsExtractor:
                         allocate({layer: held[layer].shape[1] for layer in layers})
                         for layer in layers:
                             place(layer, slice(start, stop), held.pop(layer))
+                    if target.get("buffered"):  # hand the filled rows to the writer thread, fill the other buffer
+                        filled = target["values"]
+                        pending.append((filled, background.submit(writer.write_rows, start, filled[:stop - start])))
+                        if not spares:
+                            buffer, job = pending.popleft()
+                            job.result()
+                            spares.append(buffer)
+                        target["values"] = spares.popleft()
+                while pending:  # every row is in the file before the entry is committed
+                    pending.popleft()[1].result()
             if not streaming:
                 check(held)
                 reduced = {layer: reduction.transform_full(held.pop(layer)) for layer in layers}
@@ -293,6 +318,7 @@ class ActivationsExtractor:
                 for layer, array in reduced.items():
                     place(layer, slice(0, count), array)
             values, columns = target.pop("values"), target.pop("columns")
+            target.pop("buffered", None)
             widths = {layer: stop - start for layer, (start, stop) in columns.items()}
             if writer is not None:
                 del values  # the writer's map is the only one left; commit drops it

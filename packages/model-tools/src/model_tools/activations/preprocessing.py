@@ -116,12 +116,16 @@ class ImagePreprocessing:
         """Stacked ``uint8`` images of shape (n, H, W, 3) -> float32 tensor (n, 3, H, W), normalised."""
         import torch
 
-        tensor = torch.from_numpy(np.ascontiguousarray(batch)).permute(0, 3, 1, 2).to(torch.float32).div_(255.0)
+        batch = np.ascontiguousarray(batch)
+        # one pass converts to float32 and to channel-first layout; the arithmetic is then done in place
+        tensor = torch.empty((batch.shape[0], batch.shape[3], batch.shape[1], batch.shape[2]), dtype=torch.float32)
+        tensor.copy_(torch.from_numpy(batch).permute(0, 3, 1, 2))
+        tensor.div_(255.0)
         if self.normalize:
             mean = torch.tensor(self.mean, dtype=torch.float32).view(1, 3, 1, 1)
             std = torch.tensor(self.std, dtype=torch.float32).view(1, 3, 1, 1)
-            tensor = tensor.sub_(mean).div_(std)
-        return tensor.contiguous()
+            tensor.sub_(mean).div_(std)
+        return tensor
 
     def __call__(self, images: Sequence[Any]):
         """Images (paths, PIL images or arrays) -> float32 tensor of shape (n, 3, image_size, image_size)."""
