@@ -8,7 +8,7 @@ from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._neuron_to_neuron import best_source_units
 from brainscore_metrics._pls import pls_fit, pls_predict
 from brainscore_metrics._ridge import centered_gram, linear_fit, linear_model_predict, ridge_fit, ridgecv_fit
-from brainscore_metrics._split_half import masked_pearson, split_half_consistency
+from brainscore_metrics._split_half import masked_pearson, split_half_from_rows
 from brainscore_metrics.backend import UnknownBackendError, get_backend, resolve_backend, use_backend
 
 
@@ -89,7 +89,9 @@ def test_split_half(torch_backend):
     halves = np.zeros((4, 6), dtype=bool)
     halves[:, :3] = True
     halves[1] = halves[1][::-1]
-    a, b = _both(lambda xp, d: split_half_consistency(xp, d, halves), torch_backend, dense)
+    rows = np.moveaxis(dense, 2, 0).reshape(6 * 40, 5)  # repetition-major rows
+    slots = np.arange(6 * 40).reshape(6, 40)
+    a, b = _both(lambda xp, r: split_half_from_rows(xp, r, slots, halves), torch_backend, rows)
     np.testing.assert_allclose(b, a, rtol=1e-6)
     a, b = _both(lambda xp, u, v: masked_pearson(xp, u, v), torch_backend, dense[:, :, 0], dense[:, :, 5])
     _close(a, b, torch_backend)

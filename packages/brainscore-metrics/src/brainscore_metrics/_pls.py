@@ -120,7 +120,7 @@ def _initial_cross_covariances(xp, X, Y, trains, block: int):
             C = xp.copy(global_cov)
             y_held = xp.take(y_centered, held_t, 0)
             for start in range(0, n_features, block):  # feature blocks: no held-out x features copy
-                x_held = xp.asarray(xp.take(X[:, start:start + block], held_t, 0), dtype=xp.float64)
+                x_held = xp.asarray(X[held_t, start:start + block], dtype=xp.float64)  # gathers only these rows
                 x_held -= x_mu[start:start + block]
                 C[start:start + block] -= x_held.T @ y_held
             C -= len(train) * xp.outer(x_mean - x_mu, y_mean - y_mu)

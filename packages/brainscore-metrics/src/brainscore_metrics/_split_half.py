@@ -6,7 +6,7 @@ import numpy as np
 
 from brainscore_metrics._correlation import pearson_columns
 
-__all__ = ["masked_pearson", "split_half_consistency", "spearman_brown"]
+__all__ = ["masked_pearson", "spearman_brown", "split_half_from_rows"]
 
 
 def spearman_brown(xp, r, n: float = 2.0):
@@ -59,19 +59,6 @@ def _min(xp, x):
     if xp.name == "numpy":
         return np.min(x, axis=0)
     return x.min(dim=0).values
-
-
-def dense_to_rows(dense):
-    """The (stimulus, column, repetition) array as rows plus slots (see :func:`split_half_from_rows`).
-
-    Returns
-    -------
-    rows : ndarray of shape (n_repetitions * n_stimuli, n_columns), repetition-major
-    slots : int ndarray of shape (n_repetitions, n_stimuli)
-    """
-    n_stimuli, n_columns, n_repetitions = dense.shape
-    rows = np.ascontiguousarray(np.moveaxis(np.asarray(dense), 2, 0)).reshape(n_repetitions * n_stimuli, n_columns)
-    return rows, np.arange(n_repetitions * n_stimuli).reshape(n_repetitions, n_stimuli)
 
 
 def _repetition_rows(xp, rows, slot_row, missing):
@@ -185,21 +172,3 @@ def _half_means_with_missing(xp, rows, slots, absent, halves, batch: int):
             means = [sums[h][j] / xp.where(counts[h][j] > 0, counts[h][j], nan) for h in range(2)]
             sums[0][j] = sums[1][j] = counts[0][j] = counts[1][j] = None  # release this split's buffers
             yield start + j, means[0], means[1]
-
-
-def split_half_consistency(xp, dense, halves, *, max_batch_bytes: int | None = None, keep_halves: bool = False):
-    """:func:`split_half_from_rows` for a dense array.
-
-    Parameters
-    ----------
-    dense : array of shape (n_stimuli, n_columns, n_repetitions), float64, NaN where a repetition is
-        absent
-    halves : bool ndarray of shape (n_splits, n_repetitions), True for half A (the rest is half B)
-
-    Returns
-    -------
-    ndarray of shape (n_splits, n_columns) [, (half_a, half_b) of shape (n_splits, n_stimuli, n_columns)]
-    """
-    rows, slots = dense_to_rows(xp.to_numpy(dense))
-    return split_half_from_rows(xp, xp.asarray(rows), slots, halves, max_batch_bytes=max_batch_bytes,
-                                keep_halves=keep_halves)

@@ -27,8 +27,7 @@ from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
 from brainscore_metrics.errors import DimensionError, DuplicateStimulusError
 from brainscore_metrics.splits import MissingCoordinateError, aggregate_splits
 
-__all__ = ["InternalConsistency", "InternalConsistencyTemporal", "dense_repetitions", "repetition_halves",
-           "repetition_rows"]
+__all__ = ["InternalConsistency", "InternalConsistencyTemporal", "repetition_halves", "repetition_rows"]
 
 
 def _codes(values: np.ndarray) -> np.ndarray:
@@ -86,22 +85,6 @@ def repetition_rows(assembly, repetition_coord: str = "repetition", *, time: boo
     slots = np.full((len(repetitions), int(stimulus.max()) + 1), -1, dtype=np.int64)
     slots[repetition, stimulus] = np.arange(len(stimulus))
     return rows, slots, repetitions
-
-
-def dense_repetitions(assembly, repetition_coord: str = "repetition", *, time: bool = False):
-    """Reshape a non-averaged assembly into (stimulus, neuroid[, time_bin], repetition).
-
-    Returns
-    -------
-    dense : float64 ndarray of shape (n_stimuli, n_neuroids[, n_time_bins], n_repetitions), NaN where a
-        stimulus lacks a repetition
-    repetitions : ndarray of the sorted unique repetition values
-    """
-    rows, slots, repetitions = repetition_rows(assembly, repetition_coord, time=time)
-    repetition, stimulus = np.nonzero(slots >= 0)
-    dense = np.full((slots.shape[1],) + rows.shape[1:] + (len(repetitions),), np.nan)  # C-contiguous
-    dense[stimulus, ..., repetition] = rows[slots[repetition, stimulus]]
-    return dense, repetitions
 
 
 def repetition_halves(n_repetitions: int, n_splits: int = 10, random_state: int = 1) -> np.ndarray:

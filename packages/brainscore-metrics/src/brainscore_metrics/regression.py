@@ -210,6 +210,9 @@ class RidgeRegression(_LinearFamily):
     backend : str or None, default=None
     """
 
+    #: whether cross_predict may use the one-factorisation held-out identity (fixed alpha only)
+    _heldout_shortcut = True
+
     def __init__(self, alpha: float = 1.0, *, backend=None):
         self.alpha = alpha
         self.backend = backend
@@ -229,7 +232,7 @@ class RidgeRegression(_LinearFamily):
         source is read once, in float64 blocks, never copied whole."""
         splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
         n_train = max((len(train) for train, _ in splits), default=0)
-        if type(self) is not RidgeRegression or X.shape[1] <= n_train or not covers_complement(X.shape[0], splits):
+        if not self._heldout_shortcut or X.shape[1] <= n_train or not covers_complement(X.shape[0], splits):
             return super().cross_predict(X, Y, splits)
         xp = self._xp(X, Y)
         predictions = ridge_heldout_predictions(xp, centered_gram(xp, X), self._as(xp, Y),
@@ -255,6 +258,7 @@ class RidgeCVRegression(RidgeRegression):
     """
 
     _info_keys = ("alpha",)
+    _heldout_shortcut = False  # the alpha is chosen per split
 
     def __init__(self, alphas=ALPHA_LIST, *, backend=None):
         self.alphas = alphas
