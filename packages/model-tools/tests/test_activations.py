@@ -122,3 +122,9 @@ def test_reference_style_wrapper_and_plain_callable_preprocessing_agree(tiny_net
     plain = ActivationsExtractor(tiny_net, "tiny", by_hand, batch_size=3, num_workers=0, cache=False,
                                  progress=True)
     np.testing.assert_allclose(plain(image_files, ["2"]).values, expected.values, rtol=1e-6, atol=1e-6)
+
+
+def test_values_do_not_depend_on_freed_memory_reuse(tiny_net, image_files):
+    kept = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=True)
+    plain = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=False)
+    np.testing.assert_array_equal(kept(image_files, ["1", "2"]).values, plain(image_files, ["1", "2"]).values)

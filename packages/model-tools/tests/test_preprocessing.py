@@ -75,3 +75,27 @@ def test_unreadable_file_names_the_file(tmp_path):
     broken.write_bytes(b"not an image")
     with pytest.raises(StimulusError, match="broken.png"):
         ImagePreprocessing(image_size=4)([str(broken)])
+
+
+def test_to_tensor_covers_every_byte_value_of_every_channel_exactly():
+    # every (value, channel) pair once: the output depends on nothing else, so this is exhaustive
+    values = np.arange(256, dtype=np.uint8)
+    batch = np.stack([values, np.roll(values, 85), np.roll(values, 170)], axis=-1).reshape(1, 16, 16, 3)
+    out = ImagePreprocessing(16).to_tensor(batch).numpy()
+    # expected, independently in numpy float32, in the order of torchvision's ToTensor then Normalize
+    scaled = batch.astype(np.float32) / np.float32(255.0)
+    expected = (scaled - np.asarray(IMAGENET_MEAN, np.float32)) / np.asarray(IMAGENET_STD, np.float32)
+    np.testing.assert_array_equal(out, expected.transpose(0, 3, 1, 2))
+
+
+def test_to_tensor_writes_into_a_given_buffer_and_checks_its_shape():
+    import torch
+
+    batch = np.random.default_rng(1).integers(0, 256, (2, 5, 5, 3), dtype=np.uint8)
+    preprocessing = ImagePreprocessing(5)
+    buffer = torch.full((2, 3, 5, 5), float("nan"))
+    returned = preprocessing.to_tensor(batch, out=buffer)
+    assert returned is buffer
+    torch.testing.assert_close(buffer, preprocessing.to_tensor(batch), rtol=0, atol=0)
+    with pytest.raises(ValueError, match=r"out has shape \(2, 3, 4, 4\)"):
+        preprocessing.to_tensor(batch, out=torch.empty((2, 3, 4, 4)))

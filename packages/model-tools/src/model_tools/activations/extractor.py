@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from model_tools.activations.allocator import freed_memory_reused
+from model_tools.activations.batching import input_batches
 from model_tools.activations.cache import ActivationsCache, caching_enabled
 from model_tools.activations.hooks import LayerRecorder, resolve_layers, unique
 from model_tools.activations.inputs import Stimuli, as_stimuli
@@ -20,8 +22,6 @@ from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
 from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
 from model_tools.errors import StimulusError
-
-_PREFETCH_BATCHES = 2
 
 
 def _default_workers() -> int:
@@ -72,6 +72,11 @@ class ActivationsExtractor:
         tqdm progress bar; None means only when stderr is a terminal.
     device : str, default='cpu'
         Where input batches are sent; move the model there yourself (``model.to(device)``).
+    reuse_memory : bool, default=None
+        On CPU, keep the forward pass's large freed buffers in the process for the next batch instead of
+        returning them to the system (glibc malloc, only while extracting; see
+        :mod:`model_tools.activations.allocator`). None means on unless env ``MODEL_TOOLS_REUSE_MEMORY`` is
+        ``0``.
 
     Examples
     --------
@@ -84,7 +89,7 @@ class ActivationsExtractor:
     def __init__(self, model: Any, identifier: str, preprocessing: Any = None, *, batch_size: int = 64,
                  num_workers: int | None = None, cache: bool | None = None,
                  cache_root: str | os.PathLike | None = None, reduction: Any = None, progress: bool | None = None,
-                 device: str = "cpu"):
+                 device: str = "cpu", reuse_memory: bool | None = None):
         self.model = model
         self.identifier = identifier
         self.preprocessing = preprocessing
@@ -95,6 +100,7 @@ class ActivationsExtractor:
         self.reduction = reduction
         self.progress = progress
         self.device = device
+        self.reuse_memory = reuse_memory
 
     # -- public -----------------------------------------------------------------------------------------
     def __call__(self, stimuli: Any, layers: Sequence[str], *, stimuli_identifier: str | None = None,
@@ -179,37 +185,6 @@ class ActivationsExtractor:
             return {"kind": "tensor"}
         return _callable_fields(self._preprocessor())
 
-    def _batches(self, stimuli: Stimuli, pool: ThreadPoolExecutor | None, workers: int = 0):
-        """Yield (start, stop, input tensor); with a pool, images are decoded two batches ahead."""
-        import torch
-
-        count, size = len(stimuli), max(1, int(self.batch_size))
-        starts = list(range(0, count, size))
-        if stimuli.is_tensor:
-            for start in starts:
-                yield start, min(start + size, count), stimuli.items[start:start + size]
-            return
-        preprocessor = self._preprocessor()
-        threaded = hasattr(preprocessor, "decode") and hasattr(preprocessor, "to_tensor")
-
-        def prepare(start: int):
-            chunk = stimuli.items[start:start + size]
-            if not threaded:
-                batch = preprocessor(chunk)
-                return batch if isinstance(batch, torch.Tensor) else torch.as_tensor(np.asarray(batch))
-            return preprocessor.to_tensor(np.stack([preprocessor.decode(item) for item in chunk]))
-
-        if pool is None:
-            for start in starts:
-                yield start, min(start + size, count), prepare(start)
-            return
-        ahead = max(_PREFETCH_BATCHES, workers)
-        pending: deque = deque(pool.submit(prepare, start) for start in starts[:ahead])
-        for index, start in enumerate(starts):
-            if index + ahead < len(starts):
-                pending.append(pool.submit(prepare, starts[index + ahead]))
-            yield start, min(start + size, count), pending.popleft().result()
-
     def _run(self, stimuli: Stimuli, layers: list[str], *, cache: ActivationsCache | None = None,
              base: str | None = None, keys: dict[str, str] | None = None
              ) -> tuple[np.ndarray | None, dict[str, int]]:
@@ -286,13 +261,15 @@ class ActivationsExtractor:
         workers = self.num_workers if self.num_workers is not None else _default_workers()
         show = self.progress if self.progress is not None else sys.stderr.isatty()
         try:
-            with torch.no_grad(), LayerRecorder(modules, sink), \
+            reuse = self.reuse_memory if str(self.device).startswith("cpu") else False
+            with torch.no_grad(), LayerRecorder(modules, sink), freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
                     ThreadPoolExecutor(1) as background:
                 from tqdm.auto import tqdm
 
                 total = -(-count // max(1, int(self.batch_size)))
-                for start, stop, batch in tqdm(self._batches(stimuli, pool, workers), total=total, disable=not show,
+                batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers)
+                for start, stop, batch in tqdm(batches, total=total, disable=not show,
                                                desc=f"activations {self.identifier}", unit="batch"):
                     window["start"], window["stop"] = start, stop
                     self.model(batch.to(self.device))

@@ -112,20 +112,29 @@ class ImagePreprocessing:
             picture = picture.crop((left, top, left + size, top + size))
         return np.asarray(picture, dtype=np.uint8)
 
-    def to_tensor(self, batch: np.ndarray):
-        """Stacked ``uint8`` images of shape (n, H, W, 3) -> float32 tensor (n, 3, H, W), normalised."""
+    def to_tensor(self, batch: np.ndarray, out: Any = None):
+        """Stacked ``uint8`` images of shape (n, H, W, 3) -> float32 tensor (n, 3, H, W), normalised.
+
+        ``out``: a float32 tensor of shape (n, 3, H, W) to write into (reused buffers avoid zeroing fresh
+        pages for every batch); by default a new tensor. Values are ``(x / 255 - mean) / std`` in float32,
+        computed in that order.
+        """
         import torch
 
         batch = np.ascontiguousarray(batch)
+        shape = (batch.shape[0], batch.shape[3], batch.shape[1], batch.shape[2])
+        if out is None:
+            out = torch.empty(shape, dtype=torch.float32)
+        elif tuple(out.shape) != shape or out.dtype != torch.float32:
+            raise ValueError(f"out has shape {tuple(out.shape)} ({out.dtype}), expected {shape} (torch.float32)")
         # one pass converts to float32 and to channel-first layout; the arithmetic is then done in place
-        tensor = torch.empty((batch.shape[0], batch.shape[3], batch.shape[1], batch.shape[2]), dtype=torch.float32)
-        tensor.copy_(torch.from_numpy(batch).permute(0, 3, 1, 2))
-        tensor.div_(255.0)
+        out.copy_(torch.from_numpy(batch).permute(0, 3, 1, 2))
+        out.div_(255.0)
         if self.normalize:
             mean = torch.tensor(self.mean, dtype=torch.float32).view(1, 3, 1, 1)
             std = torch.tensor(self.std, dtype=torch.float32).view(1, 3, 1, 1)
-            tensor.sub_(mean).div_(std)
-        return tensor
+            out.sub_(mean).div_(std)
+        return out
 
     def __call__(self, images: Sequence[Any]):
         """Images (paths, PIL images or arrays) -> float32 tensor of shape (n, 3, image_size, image_size)."""

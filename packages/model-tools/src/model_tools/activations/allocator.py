@@ -1,0 +1,93 @@
+"""Keep freed memory in the process while a model runs on CPU (glibc only).
+
+A CPU forward pass allocates and frees the same large buffers for every batch (a 64-image batch of a small
+conv net: about 400 MB of layer outputs). With glibc's defaults, every block over 32 MiB is mapped with
+``mmap`` and unmapped when freed, so each batch takes hundreds of thousands of page faults while the kernel
+zero-fills fresh pages: on a 2-core virtual machine that was 27% of the forward pass's CPU time (1.0 million
+faults for 640 images through ``randomnet``). Inside :func:`freed_memory_reused` such blocks come from
+malloc's heap and freed memory stays there for the next batch, which made the same forward pass 1.4-1.6x faster.
+
+On leaving, the thresholds are set to the largest values glibc's own dynamic adjustment reaches once large
+blocks have been freed (mmap threshold 32 MiB, trim threshold 64 MiB) and ``malloc_trim(0)`` returns the free heap memory to
+the system, so what the process keeps afterwards is what it would have kept anyway. Nothing happens on other
+C libraries, when the user has tuned malloc through the environment (``GLIBC_TUNABLES`` naming malloc, or
+``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``), or when env ``MODEL_TOOLS_REUSE_MEMORY`` is
+``0``/``false``/``no``/``off``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import threading
+from collections.abc import Iterator
+
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+_HELD_THRESHOLD = 1 << 30  # blocks up to 1 GiB come from the heap while inside
+_FALLBACK_THRESHOLD = 32 << 20  # the largest mmap threshold older glibc versions accept
+_SETTLED_MMAP_THRESHOLD = 32 << 20  # where glibc's dynamic threshold ends after large blocks were freed
+_SETTLED_TRIM_THRESHOLD = 64 << 20
+_USER_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")
+
+_lock = threading.Lock()
+_depth = 0
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """The process's C library if it is glibc (has ``mallopt`` and ``malloc_trim``), else None."""
+    try:
+        library = ctypes.CDLL(None)
+        version = library.gnu_get_libc_version
+        library.mallopt, library.malloc_trim  # noqa: B018 (present on glibc only)
+    except (OSError, AttributeError):
+        return None
+    version.restype = ctypes.c_char_p
+    library.mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    library.malloc_trim.argtypes = (ctypes.c_size_t,)
+    return library
+
+
+def reuse_enabled(parameter: bool | None = None) -> bool:
+    """Whether :func:`freed_memory_reused` may tune malloc: ``parameter`` if given, else env
+    ``MODEL_TOOLS_REUSE_MEMORY`` (default on), and never when the user tuned malloc through the environment."""
+    if any(name in os.environ for name in _USER_SETTINGS) or "malloc" in os.environ.get("GLIBC_TUNABLES", ""):
+        return False
+    if parameter is not None:
+        return bool(parameter)
+    return os.environ.get("MODEL_TOOLS_REUSE_MEMORY", "1").strip().lower() not in {"0", "false", "no", "off"}
+
+
+@contextlib.contextmanager
+def freed_memory_reused(enabled: bool | None = None) -> Iterator[bool]:
+    """Within the block, large freed blocks stay in the process for reuse (see the module docstring).
+
+    Nested and concurrent uses (threads) are counted: malloc is tuned on the first entry and settled on the
+    last exit. Yields whether malloc was tuned.
+
+    Parameters
+    ----------
+    enabled : bool, default=None
+        None follows env ``MODEL_TOOLS_REUSE_MEMORY`` (default on); False does nothing.
+    """
+    global _depth
+    library = _glibc() if reuse_enabled(enabled) else None
+    if library is None:
+        yield False
+        return
+    with _lock:
+        if _depth == 0:
+            if not library.mallopt(_M_MMAP_THRESHOLD, _HELD_THRESHOLD):
+                library.mallopt(_M_MMAP_THRESHOLD, _FALLBACK_THRESHOLD)
+            library.mallopt(_M_TRIM_THRESHOLD, _HELD_THRESHOLD)
+        _depth += 1
+    try:
+        yield True
+    finally:
+        with _lock:
+            _depth -= 1
+            if _depth == 0:
+                library.mallopt(_M_MMAP_THRESHOLD, _SETTLED_MMAP_THRESHOLD)
+                library.mallopt(_M_TRIM_THRESHOLD, _SETTLED_TRIM_THRESHOLD)
+                library.malloc_trim(0)
