@@ -128,3 +128,22 @@ def test_values_do_not_depend_on_freed_memory_reuse(tiny_net, image_files):
     kept = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=True)
     plain = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=False)
     np.testing.assert_array_equal(kept(image_files, ["1", "2"]).values, plain(image_files, ["1", "2"]).values)
+
+
+@pytest.mark.parametrize("overlap", [True, False])
+def test_overlapped_and_phased_decoding_give_the_uncached_values(tiny_net, image_files, tmp_path, overlap):
+    expected = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, batch_size=10)
+    extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=3, num_workers=2,
+                                     cache=True, cache_root=tmp_path, overlap_decoding=overlap)
+    # batches of 3, 3, 3, 1: the cached rows are written in parts (two per batch when phased)
+    np.testing.assert_allclose(extractor(image_files, ["1", "2"]).values, expected(image_files, ["1", "2"]).values,
+                               rtol=1e-6, atol=1e-6)
+
+
+def test_row_parts_cover_the_batch_without_empty_parts():
+    from model_tools.activations.extractor import _row_parts
+
+    assert _row_parts(64, 2) == [(0, 32), (32, 64)]
+    assert _row_parts(5, 2) == [(0, 2), (2, 5)]  # numpy rounds half to even: 2.5 -> 2
+    assert _row_parts(1, 2) == [(0, 1)]
+    assert _row_parts(3, 1) == [(0, 3)]

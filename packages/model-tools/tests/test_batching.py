@@ -61,3 +61,29 @@ def test_images_of_different_decoded_shapes_name_the_stimulus(image_files):
     with pytest.raises(StimulusError, match=r"n1\.png.*decodes to shape \(7, 8, 3\)"):
         list(input_batches(as_stimuli(image_files), Unresized(8), 4))
 
+
+
+def test_phased_batches_decode_only_when_asked_and_split_over_the_workers(image_files):
+    events = []
+
+    class Recording(ImagePreprocessing):
+        def decode(self, image):
+            events.append(("decode", image_files.index(image)))
+            return super().decode(image)
+
+    preprocessing = Recording(8)
+    pointers = set()
+    with ThreadPoolExecutor(2) as pool:
+        for start, stop, batch in input_batches(as_stimuli(image_files), preprocessing, 4, pool, 2, phased=True):
+            torch.testing.assert_close(batch, ImagePreprocessing(8)(image_files[start:stop]), rtol=0, atol=0)
+            pointers.add(batch.data_ptr())
+            events.append(("used", start))
+    # nothing is decoded ahead: batch k's images are all decoded after batch k - 1 was used, before batch k is
+    for start, stop in [(0, 4), (4, 8), (8, 10)]:
+        decoded = [index for index, event in enumerate(events) if event[0] == "decode" and start <= event[1] < stop]
+        used = events.index(("used", start))
+        assert max(decoded) < used
+        if start:
+            assert min(decoded) > events.index(("used", start - 4))
+    assert sorted(event[1] for event in events if event[0] == "decode") == list(range(10))
+    assert len(pointers) == 1  # one buffer pair serves every batch

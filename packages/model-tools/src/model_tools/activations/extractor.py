@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from model_tools.activations.allocator import freed_memory_reused
-from model_tools.activations.batching import input_batches
+from model_tools.activations.batching import cores_left_by_torch, input_batches, usable_cores
 from model_tools.activations.cache import ActivationsCache, caching_enabled
 from model_tools.activations.hooks import LayerRecorder, resolve_layers, unique
 from model_tools.activations.inputs import Stimuli, as_stimuli
@@ -24,9 +24,17 @@ from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
 from model_tools.errors import StimulusError
 
 
-def _default_workers() -> int:
-    cores = os.cpu_count() or 1
+def _default_workers(phased: bool) -> int:
+    cores = usable_cores()
+    if phased:  # decoding has every core to itself between forward passes
+        return cores
     return 1 if cores <= 4 else min(4, cores // 2)
+
+
+def _row_parts(rows: int, parts: int) -> list[tuple[int, int]]:
+    """``parts`` contiguous (start, stop) ranges covering ``range(rows)``, none empty."""
+    bounds = np.linspace(0, rows, min(parts, rows) + 1).round().astype(int).tolist()
+    return list(zip(bounds[:-1], bounds[1:]))
 
 
 def _callable_fields(function: Any) -> dict[str, Any]:
@@ -43,8 +51,8 @@ def _callable_fields(function: Any) -> dict[str, Any]:
 class ActivationsExtractor:
     """Activations of named layers of a ``torch.nn.Module`` for a set of stimuli.
 
-    The model runs in eval mode without gradients, in batches; images are decoded by worker threads while
-    the model runs; forward hooks copy each recorded layer's output, flattened row-major per stimulus
+    The model runs in eval mode without gradients, in batches; images are decoded by worker threads, while
+    the model runs or, when torch already keeps every core busy, between forward passes (``overlap_decoding``); forward hooks copy each recorded layer's output, flattened row-major per stimulus
     (C x H x W), into its columns of one preallocated array holding all layers side by side (with the cache
     on, into a batch of whole rows that a background thread writes into a new netCDF cache entry; see
     :mod:`model_tools.activations.cache`).
@@ -60,8 +68,15 @@ class ActivationsExtractor:
         images and returns an array or tensor of shape (batch, channel, H, W).
     batch_size : int, default=64
     num_workers : int, default=None
-        Threads that decode and preprocess batches ahead of the model (0: in the calling thread). None means
-        1 on up to 4 cores, else ``min(4, cores // 2)``: more threads than spare cores slow the model down.
+        Threads that decode images (0: in the calling thread). None means, when decoding overlaps the forward
+        pass, 1 on up to 4 cores, else ``min(4, cores // 2)`` (more threads than spare cores slow the model
+        down); when phased, one per core.
+    overlap_decoding : bool, default=None
+        True: decode the next batches while the model runs. False (phased): decode each batch between forward
+        passes, split over all worker threads, and finish each batch's cache write before the next pass.
+        None means overlapped when the process has more cores than torch's intra-op threads
+        (``torch.get_num_threads()``), else phased: with every core busy in the forward pass, work alongside it
+        stalls torch's threads (see :mod:`model_tools.activations.batching`).
     cache : bool, default=None
         None means on unless env ``RESULTCACHING_DISABLE`` says otherwise.
     cache_root : path-like, default=None
@@ -89,7 +104,7 @@ class ActivationsExtractor:
     def __init__(self, model: Any, identifier: str, preprocessing: Any = None, *, batch_size: int = 64,
                  num_workers: int | None = None, cache: bool | None = None,
                  cache_root: str | os.PathLike | None = None, reduction: Any = None, progress: bool | None = None,
-                 device: str = "cpu", reuse_memory: bool | None = None):
+                 device: str = "cpu", reuse_memory: bool | None = None, overlap_decoding: bool | None = None):
         self.model = model
         self.identifier = identifier
         self.preprocessing = preprocessing
@@ -101,6 +116,7 @@ class ActivationsExtractor:
         self.progress = progress
         self.device = device
         self.reuse_memory = reuse_memory
+        self.overlap_decoding = overlap_decoding
 
     # -- public -----------------------------------------------------------------------------------------
     def __call__(self, stimuli: Any, layers: Sequence[str], *, stimuli_identifier: str | None = None,
@@ -193,7 +209,7 @@ class ActivationsExtractor:
         The array is allocated once the first batch shows each layer's width (that batch is held as copies
         until then); later batches are written by the hooks straight into their rows and columns. Returns the
         array and {layer: n_features}. With a cache, the hooks fill one batch of whole rows in memory, which is
-        written into the new entry's file after each forward pass (one positioned write; a non-streaming
+        written into the new entry's file after each forward pass (positioned writes by background threads; a non-streaming
         reduction writes through the entry's map instead); the entry is committed at the end and None is
         returned in place of the array (read the entry back); an exception leaves no entry.
         """
@@ -258,19 +274,30 @@ class ActivationsExtractor:
 
         was_training = self.model.training
         self.model.eval()
-        workers = self.num_workers if self.num_workers is not None else _default_workers()
+        phased = not self.overlap_decoding if self.overlap_decoding is not None else cores_left_by_torch() == 0
+        workers = self.num_workers if self.num_workers is not None else _default_workers(phased)
+        writers = min(2, usable_cores()) if phased else 1  # a batch's rows are written in this many parts
         show = self.progress if self.progress is not None else sys.stderr.isatty()
+
+        def finish_oldest_write() -> None:
+            buffer, jobs = pending.popleft()
+            for job in jobs:
+                job.result()
+            spares.append(buffer)
+
         try:
             reuse = self.reuse_memory if str(self.device).startswith("cpu") else False
             with torch.no_grad(), LayerRecorder(modules, sink), freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
-                    ThreadPoolExecutor(1) as background:
+                    ThreadPoolExecutor(writers) as background:
                 from tqdm.auto import tqdm
 
                 total = -(-count // max(1, int(self.batch_size)))
-                batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers)
+                batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
                 for start, stop, batch in tqdm(batches, total=total, disable=not show,
                                                desc=f"activations {self.identifier}", unit="batch"):
+                    while phased and pending:  # the last batch's write ran beside this batch's decoding
+                        finish_oldest_write()
                     window["start"], window["stop"] = start, stop
                     self.model(batch.to(self.device))
                     if streaming and not target:
@@ -278,16 +305,15 @@ class ActivationsExtractor:
                         allocate({layer: held[layer].shape[1] for layer in layers})
                         for layer in layers:
                             place(layer, slice(start, stop), held.pop(layer))
-                    if target.get("buffered"):  # hand the filled rows to the writer thread, fill the other buffer
+                    if target.get("buffered"):  # hand the filled rows to the writer threads, fill the other buffer
                         filled = target["values"]
-                        pending.append((filled, background.submit(writer.write_rows, start, filled[:stop - start])))
+                        pending.append((filled, [background.submit(writer.write_rows, start + first, filled[first:last])
+                                                 for first, last in _row_parts(stop - start, writers)]))
                         if not spares:
-                            buffer, job = pending.popleft()
-                            job.result()
-                            spares.append(buffer)
+                            finish_oldest_write()
                         target["values"] = spares.popleft()
                 while pending:  # every row is in the file before the entry is committed
-                    pending.popleft()[1].result()
+                    finish_oldest_write()
             if not streaming:
                 check(held)
                 reduced = {layer: reduction.transform_full(held.pop(layer)) for layer in layers}
