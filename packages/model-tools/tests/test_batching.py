@@ -87,3 +87,15 @@ def test_phased_batches_decode_only_when_asked_and_split_over_the_workers(image_
             assert min(decoded) > events.index(("used", start - 4))
     assert sorted(event[1] for event in events if event[0] == "decode") == list(range(10))
     assert len(pointers) == 1  # one buffer pair serves every batch
+
+
+def test_decoding_is_phased_by_default_only_on_a_cpu_with_no_core_to_spare(monkeypatch):
+    from model_tools.activations import batching, extractor
+
+    monkeypatch.setattr(batching, "usable_cores", lambda: torch.get_num_threads())
+    assert extractor._decode_between_passes(None, "cpu") is True
+    assert extractor._decode_between_passes(None, "cuda:0") is False  # the GPU runs the model; the CPU is free
+    assert extractor._decode_between_passes(True, "cpu") is False
+    assert extractor._decode_between_passes(False, "cuda") is True
+    monkeypatch.setattr(batching, "usable_cores", lambda: torch.get_num_threads() + 1)
+    assert extractor._decode_between_passes(None, "cpu") is False

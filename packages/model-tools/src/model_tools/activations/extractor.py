@@ -31,6 +31,14 @@ def _default_workers(phased: bool) -> int:
     return 1 if cores <= 4 else min(4, cores // 2)
 
 
+def _decode_between_passes(overlap_decoding: bool | None, device: Any) -> bool:
+    """The phased schedule: asked for (``overlap_decoding=False``), or by default on CPU when torch's threads
+    occupy every usable core. Never by default on an accelerator, whose forward pass leaves the CPU free."""
+    if overlap_decoding is not None:
+        return not overlap_decoding
+    return str(device).startswith("cpu") and cores_left_by_torch() == 0
+
+
 def _row_parts(rows: int, parts: int) -> list[tuple[int, int]]:
     """``parts`` contiguous (start, stop) ranges covering ``range(rows)``, none empty."""
     bounds = np.linspace(0, rows, min(parts, rows) + 1).round().astype(int).tolist()
@@ -74,8 +82,8 @@ class ActivationsExtractor:
     overlap_decoding : bool, default=None
         True: decode the next batches while the model runs. False (phased): decode each batch between forward
         passes, split over all worker threads, and finish each batch's cache write before the next pass.
-        None means overlapped when the process has more cores than torch's intra-op threads
-        (``torch.get_num_threads()``), else phased: with every core busy in the forward pass, work alongside it
+        None means overlapped on an accelerator, and on CPU when the process has more cores than torch's
+        intra-op threads (``torch.get_num_threads()``); else phased: with every core busy in the forward pass, work alongside it
         stalls torch's threads (see :mod:`model_tools.activations.batching`).
     cache : bool, default=None
         None means on unless env ``RESULTCACHING_DISABLE`` says otherwise.
@@ -274,7 +282,7 @@ class ActivationsExtractor:
 
         was_training = self.model.training
         self.model.eval()
-        phased = not self.overlap_decoding if self.overlap_decoding is not None else cores_left_by_torch() == 0
+        phased = _decode_between_passes(self.overlap_decoding, self.device)
         workers = self.num_workers if self.num_workers is not None else _default_workers(phased)
         writers = min(2, usable_cores()) if phased else 1  # a batch's rows are written in this many parts
         show = self.progress if self.progress is not None else sys.stderr.isatty()
