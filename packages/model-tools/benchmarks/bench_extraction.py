@@ -104,7 +104,8 @@ def main() -> None:
             count = len(paths)
             print(f"\n[{name}]")
             print(f"  bare forward, fresh-process malloc      {count / plain:8.1f} images/s  ({plain:.2f} s)")
-            print(f"  bare forward, extractor's malloc{' (n/a)' if not tuned else '      '}  {count / bare_s:8.1f} images/s"
+            label = "extractor's malloc" if tuned else "extractor's malloc (n/a)"
+            print(f"  bare forward, {label:<26}{count / bare_s:8.1f} images/s"
                   f"  ({bare_s:.2f} s)")
             print(f"  extraction, cold cache                  {count / cold_s:8.1f} images/s  ({cold_s:.2f} s)"
                   f"  -> {plain / cold_s:.0%} of the plain bare forward, {bare_s / cold_s:.0%} of the like-for-like"
@@ -117,7 +118,8 @@ def main() -> None:
     sys.stdout.flush()
     cores = os.cpu_count() or 1
     if os.environ.get("BENCH_SECOND_RUN", "1") != "0" and not os.environ.get("BENCH_TORCH_THREADS") and cores > 1:
-        print(f"\n--- again in a fresh process, torch on {cores - 1} of {cores} cores (one left to decoding and writing)\n")
+        print(f"\n--- again in a fresh process, torch on {cores - 1} of {cores} cores "
+              "(one left to decoding and writing)\n")
         subprocess.run([sys.executable, __file__], check=True,
                        env={**os.environ, "BENCH_TORCH_THREADS": str(cores - 1)})
 

@@ -8,8 +8,8 @@ faults for 640 images through ``randomnet``). Inside :func:`freed_memory_reused`
 malloc's heap and freed memory stays there for the next batch, which made the same forward pass 1.4-1.6x faster.
 
 On leaving, the thresholds are set to the largest values glibc's own dynamic adjustment reaches once large
-blocks have been freed (mmap threshold 32 MiB, trim threshold 64 MiB) and ``malloc_trim(0)`` returns the free heap memory to
-the system, so what the process keeps afterwards is what it would have kept anyway. Nothing happens on other
+blocks have been freed (mmap threshold 32 MiB, trim threshold 64 MiB) and ``malloc_trim(0)`` returns the free
+heap memory to the system, so what the process keeps afterwards is what it would have kept anyway. Nothing happens on other
 C libraries, when the user has tuned malloc through the environment (``GLIBC_TUNABLES`` naming malloc, or
 ``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``), or when env ``MODEL_TOOLS_REUSE_MEMORY`` is
 ``0``/``false``/``no``/``off``.

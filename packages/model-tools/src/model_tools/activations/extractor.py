@@ -60,7 +60,8 @@ class ActivationsExtractor:
     """Activations of named layers of a ``torch.nn.Module`` for a set of stimuli.
 
     The model runs in eval mode without gradients, in batches; images are decoded by worker threads, while
-    the model runs or, when torch already keeps every core busy, between forward passes (``overlap_decoding``); forward hooks copy each recorded layer's output, flattened row-major per stimulus
+    the model runs or, when torch already keeps every core busy, between forward passes
+    (``overlap_decoding``); forward hooks copy each recorded layer's output, flattened row-major per stimulus
     (C x H x W), into its columns of one preallocated array holding all layers side by side (with the cache
     on, into a batch of whole rows that a background thread writes into a new netCDF cache entry; see
     :mod:`model_tools.activations.cache`).
@@ -83,8 +84,8 @@ class ActivationsExtractor:
         True: decode the next batches while the model runs. False (phased): decode each batch between forward
         passes, split over all worker threads, and finish each batch's cache write before the next pass.
         None means overlapped on an accelerator, and on CPU when the process has more cores than torch's
-        intra-op threads (``torch.get_num_threads()``); else phased: with every core busy in the forward pass, work alongside it
-        stalls torch's threads (see :mod:`model_tools.activations.batching`).
+        intra-op threads (``torch.get_num_threads()``); else phased: with every core busy in the forward
+        pass, work alongside it stalls torch's threads (see :mod:`model_tools.activations.batching`).
     cache : bool, default=None
         None means on unless env ``RESULTCACHING_DISABLE`` says otherwise.
     cache_root : path-like, default=None
@@ -217,9 +218,9 @@ class ActivationsExtractor:
         The array is allocated once the first batch shows each layer's width (that batch is held as copies
         until then); later batches are written by the hooks straight into their rows and columns. Returns the
         array and {layer: n_features}. With a cache, the hooks fill one batch of whole rows in memory, which is
-        written into the new entry's file after each forward pass (positioned writes by background threads; a non-streaming
-        reduction writes through the entry's map instead); the entry is committed at the end and None is
-        returned in place of the array (read the entry back); an exception leaves no entry.
+        written into the new entry's file after each forward pass (positioned writes by background threads;
+        a non-streaming reduction writes through the entry's map instead); the entry is committed at the end
+        and None is returned in place of the array (read the entry back); an exception leaves no entry.
         """
         import torch
 
