@@ -31,6 +31,7 @@ _LAZY = {
     "ResultStore": "brainscore_core.results",
     "DuplicateIdentifierError": "brainscore_core.errors",
     "UnknownIdentifierError": "brainscore_core.errors",
+    "progress": "brainscore_core.progress",
 }
 
 __all__ = ["__version__", *_LAZY]
