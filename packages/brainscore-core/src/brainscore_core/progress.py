@@ -37,7 +37,6 @@ def _tqdm_class() -> Any:
     if _in_notebook():
         try:
             import ipywidgets  # noqa: F401
-
             from tqdm.notebook import tqdm as notebook_tqdm
 
             return notebook_tqdm
