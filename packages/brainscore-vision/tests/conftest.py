@@ -61,3 +61,8 @@ def registered_model(identifier: str):
         pytest.skip(f"no model named {identifier!r} is registered in entry-point group 'brainscore_vision' "
                     "(install model-tools to run this test)")
     return brainscore_vision.load_model(identifier)
+
+
+@pytest.fixture(scope="session")
+def coggan_raw(raw_data_dir) -> Path:
+    return require_dir(raw_data_dir / "coggan2024_fmri", "Coggan 2024 fMRI raw data")

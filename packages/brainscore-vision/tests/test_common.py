@@ -10,8 +10,18 @@ OWN = sorted(info.identifier for info in brainscore_vision.list_plugins("benchma
              if info.distribution == "brainscore-vision")
 
 
-def test_own_benchmarks_are_listed():
-    assert OWN == ["Cowley2023.V4-pls", "Cowley2023.V4-ridge", "Kiani2007.mIT-rdm", "Kriegeskorte2008.hIT-rdm"]
+#: every family registers its identifiers here when it is added
+FAMILIES = {
+    "Cowley2023": ["Cowley2023.V4-pls", "Cowley2023.V4-ridge"],
+    "Kriegeskorte2008": ["Kiani2007.mIT-rdm", "Kriegeskorte2008.hIT-rdm"],
+    "Coggan2024": [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT")],
+}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_own_benchmarks_are_listed(family):
+    missing = sorted(set(FAMILIES[family]) - set(OWN))
+    assert not missing, f"{family}: not registered: {missing}"
 
 
 @pytest.mark.parametrize("identifier", OWN)
@@ -20,4 +30,4 @@ def test_battery(identifier, raw_data_dir):
     check_benchmark(benchmark)
     assert benchmark.identifier == identifier
     assert benchmark.bibtex and benchmark.bibtex.lstrip().startswith("@")
-    assert benchmark.parent in ("V4", "IT")
+    assert benchmark.parent in ("V1", "V2", "V4", "IT", "behavior")
