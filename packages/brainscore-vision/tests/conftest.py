@@ -66,3 +66,8 @@ def registered_model(identifier: str):
 @pytest.fixture(scope="session")
 def coggan_raw(raw_data_dir) -> Path:
     return require_dir(raw_data_dir / "coggan2024_fmri", "Coggan 2024 fMRI raw data")
+
+
+@pytest.fixture(scope="session")
+def geirhos_raw(raw_data_dir) -> Path:
+    return require_dir(raw_data_dir / "geirhos2021", "Geirhos 2021 raw data")

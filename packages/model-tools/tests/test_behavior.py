@@ -83,6 +83,22 @@ def test_label_task_imagenet_uses_the_class_names(tiny_net, small_stimulus_set):
 
 def test_label_without_indices_is_refused(tiny_net, small_stimulus_set):
     model = ModelCommitment("tiny", ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8)), ["2"])
-    model.start_task("label", ["dog"])
-    with pytest.raises(MissingLabelsError, match="dog"):
+    model.start_task("label", ["unicorn"])  # not one of the 16 classes of the shipped table
+    with pytest.raises(MissingLabelsError, match="unicorn"):
         model.look_at(small_stimulus_set)
+    model.start_task("label", ["dog"])  # known, but the tiny net has 5 logits, not 1000 ImageNet classes
+    with pytest.raises(MissingLabelsError, match="1000-way"):
+        model.look_at(small_stimulus_set)
+
+
+def test_sixteen_class_table_matches_the_published_lists():
+    from model_tools.brain_transformation.label_indices import GEIRHOS_16_CLASSES, default_label_indices
+
+    table = default_label_indices()
+    assert tuple(table) == GEIRHOS_16_CLASSES
+    # counts and spot checks from model-vs-human's human_categories (e.g. knife = [499], oven = [766],
+    # elephant = [385, 386], 49 bird and 109 dog classes), 207 indices in all, none shared
+    assert table["knife"] == (499,) and table["oven"] == (766,) and table["elephant"] == (385, 386)
+    assert len(table["bird"]) == 49 and len(table["dog"]) == 109 and table["cat"] == (281, 282, 283, 284, 285, 286)
+    flat = [i for indices in table.values() for i in indices]
+    assert len(flat) == 207 and len(set(flat)) == 207

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from model_tools.activations.packaging import dim_coords
-from model_tools.brain_transformation.imagenet import imagenet_synsets
+from model_tools.brain_transformation.imagenet import N_CLASSES, imagenet_synsets
+from model_tools.brain_transformation.label_indices import default_label_indices
 from model_tools.errors import MissingLabelsError
 
 #: Settings of the reference's probabilities readout (scikit-learn 1.9: l2 is the default penalty, spelled
@@ -98,7 +99,8 @@ class LabelMapping:
         label list: for each label, the mean softmax probability over its ImageNet indices (from
         ``label_indices``); argmax.
     label_indices : mapping of str -> sequence of int, default=None
-        ImageNet class indices of each label (e.g. the 16-class mapping of Geirhos et al.).
+        ImageNet class indices of each label. None means the shipped 16-class table of Geirhos et al.
+        (:func:`~model_tools.brain_transformation.label_indices.default_label_indices`).
     imagenet_classes : sequence of str, default=None
         Name of each logit, in order, for ``labels='imagenet'``. None means the ILSVRC-2012 synset ids shipped
         with the package (:func:`~model_tools.brain_transformation.imagenet.imagenet_synsets`; 1000 logits).
@@ -115,16 +117,20 @@ class LabelMapping:
         self.imagenet_classes = imagenet_classes
         self.layer = layer
 
+    def _indices(self) -> Mapping[str, Sequence[int]]:
+        return self.label_indices if self.label_indices is not None else default_label_indices()
+
     def _check(self) -> None:
         if isinstance(self.labels, str):
             if self.labels != "imagenet":
                 raise MissingLabelsError(f"model {self.identifier!r}: label task {self.labels!r} is neither "
                                          "'imagenet' nor a list of labels")
             return
-        unknown = [label for label in self.labels if label not in (self.label_indices or {})]
+        indices = self._indices()
+        unknown = [str(label) for label in self.labels if label not in indices]
         if unknown:
-            raise MissingLabelsError(f"model {self.identifier!r}: labels {unknown} have no ImageNet indices; "
-                                     "pass label_indices={label: [imagenet indices]}")
+            raise MissingLabelsError(f"model {self.identifier!r}: labels {unknown} have no ImageNet indices (known: "
+                                     f"{sorted(indices)}); pass label_indices={{label: [imagenet indices]}}")
 
     def look_at(self, stimuli: Any):
         """BehavioralAssembly (presentation, choice=1) of label strings."""
@@ -138,8 +144,15 @@ class LabelMapping:
                     f"{len(classes)} ImageNet class names are known; pass imagenet_classes with one name per logit")
             chosen = np.asarray(classes)[logits.argmax(axis=1)]
         else:
+            indices = self._indices()
+            needed = N_CLASSES if self.label_indices is None else 1 + max(max(indices[label]) for label in self.labels)
+            if logits.shape[1] < needed or (self.label_indices is None and logits.shape[1] != N_CLASSES):
+                raise MissingLabelsError(
+                    f"model {self.identifier!r}: layer {self.layer!r} has {logits.shape[1]} outputs; mapping labels "
+                    f"to ImageNet classes needs a {N_CLASSES}-way ImageNet logits layer (or label_indices below "
+                    f"{logits.shape[1]})")
             probabilities = softmax(logits)
-            per_label = np.stack([probabilities[:, list(self.label_indices[label])].mean(axis=1)
+            per_label = np.stack([probabilities[:, list(indices[label])].mean(axis=1)
                                   for label in self.labels], axis=1)
             chosen = np.asarray(list(self.labels))[per_label.argmax(axis=1)]
         return _behavioral_assembly(chosen[:, None].astype(object), presentation, None)
