@@ -41,7 +41,8 @@ def test_undefined_kappa_is_nan():
 
 def _trials(subject, ids, truth, choices, condition="0"):
     n = len(ids)
-    return dict(values=choices, stimulus_id=ids, truth=truth, subject=[subject] * n, condition=[condition] * n)
+    return {"values": choices, "stimulus_id": ids, "truth": truth, "subject": [subject] * n,
+            "condition": [condition] * n}
 
 
 def test_a_subject_seeing_a_stimulus_twice_is_named():
