@@ -15,6 +15,10 @@ FAMILIES = {
     "Cowley2023": ["Cowley2023.V4-pls", "Cowley2023.V4-ridge"],
     "Kriegeskorte2008": ["Kiani2007.mIT-rdm", "Kriegeskorte2008.hIT-rdm"],
     "Coggan2024": [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT")],
+    "Geirhos2021": [f"Geirhos2021{dataset}-{kind}" for kind in ("error_consistency", "top1") for dataset in (
+        "colour", "contrast", "cueconflict", "edge", "eidolonI", "eidolonII", "eidolonIII", "falsecolour", "highpass",
+        "lowpass", "phasescrambling", "powerequalisation", "rotation", "silhouette", "sketch", "stylized",
+        "uniformnoise")] + ["Geirhos2021cueconflict-shape_bias"],
 }
 
 
