@@ -21,6 +21,7 @@ from brainio import (
 )
 from brainio.coords import flatten_indexes
 from brainio.testing import assert_assemblies_equal
+from brainio.validation import check_assembly
 
 
 def test_constructor_coords_form(neuroid_assembly):
@@ -39,9 +40,25 @@ def test_neuroid_dims_any_order(dims):
 @pytest.mark.parametrize("cls, dims", [(NeuroidAssembly, ["presentation"]), (NeuroidAssembly, ["presentation", "x"]),
                                        (NeuronRecordingAssembly, ["presentation", "neuroid", "choice"]),
                                        (SpikeTimesAssembly, ["presentation"])])
-def test_wrong_dims_raise_naming_class_and_dims(cls, dims):
+def test_wrong_dims_are_refused_at_validation_naming_class_and_dims(cls, dims):
+    assembly = cls(np.zeros([2] * len(dims)), dims=dims)  # construction accepts any dims, as the reference does
     with pytest.raises(DimensionError, match=rf"{cls.__name__}.*{dims[-1]}"):
-        cls(np.zeros([2] * len(dims)), dims=dims)
+        assembly.validate()
+    problems = check_assembly(assembly, cls)  # what packaging and `brainio validate` run
+    assert any(cls.__name__ in problem and dims[-1] in problem for problem in problems)
+
+
+def test_reference_shaped_assemblies_construct():
+    # an RDM as the reference's RDM code builds it, and dims named after coordinates
+    ids = ["a", "b", "c"]
+    with pytest.warns(UserWarning, match="Duplicate dimension names"):  # xarray allows, and warns about, the form
+        rdm = DataAssembly(np.eye(3), coords={"stimulus_id": ("presentation", ids)},
+                           dims=["presentation", "presentation"])
+    assert rdm.dims == ("presentation", "presentation") and rdm.shape == (3, 3)
+    square = NeuroidAssembly(np.eye(3), coords={"stimulus_id": ids, "neuroid_id": ["n0", "n1", "n2"]},
+                             dims=["stimulus_id", "neuroid_id"])
+    assert square.dims == ("stimulus_id", "neuroid_id")
+    assert list(square.sel(stimulus_id="b").values) == [0.0, 1.0, 0.0]
 
 
 @pytest.mark.parametrize("cls", [BehavioralAssembly, PropertyAssembly, MetadataAssembly, DataAssembly])
@@ -224,7 +241,7 @@ def test_large_construction_has_no_per_presentation_work():
 
 def test_multi_groupby_mean_over_an_extra_dim(neuroid_assembly):
     result = neuroid_assembly.multi_groupby(["stimulus_id"]).mean(dim=["presentation", "neuroid"])
-    assert result.dims == ("presentation", "time_bin")
+    assert result.dims == ("stimulus_id", "time_bin")  # one coordinate: grouped like xarray's groupby
     # hand-worked: s_k covers presentations k, k+4 -> values 3k..3k+2 and 3k+12..3k+14, mean 3k + 7
     assert result.values[:, 0].tolist() == [7.0, 10.0, 13.0, 16.0]
 

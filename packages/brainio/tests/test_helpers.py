@@ -15,6 +15,7 @@ from brainio import (
     stimulus_set_digest,
     subset,
 )
+from brainio.grouping import average_repetition
 
 
 def test_assembly_digest_is_stable_and_content_based(neuroid_assembly):
@@ -64,7 +65,7 @@ def _target():
 
 
 def test_subset_in_target_order(neuroid_assembly):
-    averaged = neuroid_assembly.multi_groupby(["stimulus_id"]).mean()
+    averaged = average_repetition(neuroid_assembly)
     result = subset(averaged, _target())
     assert isinstance(result, NeuroidAssembly)
     assert result["stimulus_id"].values.tolist() == ["s3", "s0", "s2"]
@@ -83,7 +84,7 @@ def test_subset_with_repeats(neuroid_assembly):
 def test_subset_missing_entries(neuroid_assembly):
     target = BehavioralAssembly(np.zeros(2), coords={"stimulus_id": ("presentation", ["s0", "zz"])},
                                 dims=["presentation"])
-    averaged = neuroid_assembly.multi_groupby(["stimulus_id"]).mean()
+    averaged = average_repetition(neuroid_assembly)
     with pytest.raises(KeyError, match="zz"):
         subset(averaged, target)
     assert subset(averaged, target, dims_must_match=False)["stimulus_id"].values.tolist() == ["s0"]

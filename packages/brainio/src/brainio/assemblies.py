@@ -110,16 +110,25 @@ class DataAssembly(xr.DataArray):
 
     def __init__(self, data: Any = xr.core.dtypes.NA, coords: Any = None, dims: Any = None, name: Any = None,
                  attrs: Any = None, indexes: Any = None, fastpath: bool = False):
+        # Like Brain-Score's, the constructor accepts any dims (an RDM as presentation x presentation, dims named
+        # after coordinates): the class's dims are checked where data is published, at packaging and by
+        # ``brainio validate`` (:func:`brainio.validation.check_assembly`), or on demand by ``validate()``.
         super().__init__(data, coords=coords, dims=dims, name=name, attrs=attrs, indexes=indexes, fastpath=fastpath)
-        if not fastpath:
-            self.validate()
+
+    @classmethod
+    def dimension_problem(cls, dims: Sequence[Hashable]) -> str | None:
+        """Why ``dims`` do not fit this class for packaging (None when they do)."""
+        allowed = cls.required_dims
+        if allowed is not None and set(dims) not in [set(a) for a in allowed]:
+            expected = " or ".join(str(sorted(a)) for a in allowed)
+            return f"{cls.__name__} needs dims {expected} (any order), got {list(dims)}"
+        return None
 
     def validate(self) -> None:
-        """Raise :class:`~brainio.errors.DimensionError` when the dims do not fit the class."""
-        allowed = type(self).required_dims
-        if allowed is not None and set(self.dims) not in [set(a) for a in allowed]:
-            expected = " or ".join(str(sorted(a)) for a in allowed)
-            raise DimensionError(f"{type(self).__name__} needs dims {expected} (any order), got {list(self.dims)}")
+        """Raise :class:`~brainio.errors.DimensionError` when the dims do not fit the class (packaging rule)."""
+        problem = type(self).dimension_problem(self.dims)
+        if problem:
+            raise DimensionError(problem)
 
     # -- selection by any coordinate --------------------------------------------------------------------
     def sel(self, indexers: Mapping[Any, Any] | None = None, method: str | None = None, tolerance: Any = None,

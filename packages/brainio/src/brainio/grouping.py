@@ -65,12 +65,16 @@ class MultiGroupBy:
     ----------
     assembly : DataArray
     coord_names : sequence of str
-        Coordinates that all lie on the same dimension.
+        Coordinates that all lie on the same dimension. With a single coordinate the grouped dimension is named
+        after it, as xarray's (and Brain-Score's) ``groupby(coord)`` names it, unless ``keep_dim``.
+    keep_dim : bool, default=False
+        Keep the grouped dimension's name also for a single coordinate (what ``average_repetition`` needs).
     """
 
-    def __init__(self, assembly: xr.DataArray, coord_names: Sequence[Hashable]):
+    def __init__(self, assembly: xr.DataArray, coord_names: Sequence[Hashable], *, keep_dim: bool = False):
         self.assembly = assembly
         self.coord_names = [coord_names] if isinstance(coord_names, str) else list(coord_names)
+        self.keep_dim = keep_dim
 
     def _prepare(self):
         assembly = flatten_indexes(self.assembly)
@@ -83,15 +87,20 @@ class MultiGroupBy:
         return assembly, dim, codes, first
 
     def _wrap(self, assembly, dim, first, values, axis_order):
+        # one coordinate groups as xarray's (and Brain-Score's) ``groupby(coord)`` does: the grouped dimension is
+        # named after the coordinate; several coordinates keep the dimension and label it with all of them
+        single = not self.keep_dim and len(self.coord_names) == 1 and self.coord_names[0] != dim
+        new_dim = self.coord_names[0] if single else dim
         coords = {}
         for name, dims, coord_values in walk_coords(assembly):
             if dim not in dims:
                 coords[name] = (dims, coord_values)
             elif name in self.coord_names:
-                coords[name] = (dims, coord_values[first])
-        result = type(self.assembly)(values, coords=coords, dims=axis_order, name=assembly.name,
+                coords[name] = (new_dim, coord_values[first])
+        order = [new_dim if d == dim else d for d in axis_order]
+        result = type(self.assembly)(values, coords=coords, dims=order, name=assembly.name,
                                      attrs=dict(assembly.attrs))
-        return result.transpose(*assembly.dims)
+        return result.transpose(*[new_dim if d == dim else d for d in assembly.dims])
 
     def _grouped(self, kind: str, skipna: bool | None, ddof: int = 0):
         assembly, dim, codes, first = self._prepare()
@@ -147,55 +156,62 @@ class MultiGroupBy:
         return self._wrap(assembly, dim, first, values, axis_order)
 
 
-    def mean(self, dim: Hashable | Sequence[Hashable] | None = None, skipna: bool | None = None, **kwargs: Any):
-        """Mean within each group (NaN skipped for floats unless ``skipna=False``); extra dims in ``dim`` are
-        averaged afterwards."""
-        result = self._grouped("mean", skipna)
-        other = self._other_dims(dim)
-        return result.mean(dim=other, skipna=skipna, **kwargs) if other else result
+    def mean(self, dim: Any = None, skipna: bool | None = None, **kwargs: Any):
+        """Mean within each group (NaN skipped for floats unless ``skipna=False``); other dims named in ``dim``
+        (``...`` for all) are averaged afterwards."""
+        return self._finish(self._grouped("mean", skipna), dim, "mean", skipna=skipna, **kwargs)
 
     def _group_dim(self) -> Hashable:
         return self.assembly[self.coord_names[0]].dims[0]
 
-    def sum(self, dim=None, skipna: bool | None = None):
-        """Sum within each group; extra dims in ``dim`` are then summed too."""
-        result = self._grouped("sum", skipna)
-        other = self._other_dims(dim)
-        return result.sum(dim=other) if other else result
+    def _finish(self, result, dim, how: str, **kwargs: Any):
+        other = self._other_dims(dim, result)
+        return getattr(result, how)(dim=other, **kwargs) if other else result
 
-    def count(self, dim=None):
-        """Number of non-NaN values within each group."""
-        return self._grouped("count", True)
+    def sum(self, dim: Any = None, skipna: bool | None = None):
+        """Sum within each group; other dims named in ``dim`` (``...`` for all) are then summed too."""
+        return self._finish(self._grouped("sum", skipna), dim, "sum")
 
-    def var(self, dim=None, skipna: bool | None = None, ddof: int = 0):
-        """Variance within each group (``ddof`` as in numpy, default=0)."""
-        return self._grouped("var", skipna, ddof)
+    def count(self, dim: Any = None):
+        """Number of non-NaN values within each group; other dims named in ``dim`` are then summed."""
+        return self._finish(self._grouped("count", True), dim, "sum")
 
-    def std(self, dim=None, skipna: bool | None = None, ddof: int = 0):
-        """Standard deviation within each group (``ddof`` as in numpy, default=0)."""
-        return self._grouped("std", skipna, ddof)
+    def var(self, dim: Any = None, skipna: bool | None = None, ddof: int = 0):
+        """Variance within each group (``ddof`` as in numpy, default=0); other dims in ``dim`` are then averaged."""
+        return self._finish(self._grouped("var", skipna, ddof), dim, "mean")
 
-    def _other_dims(self, dim) -> list:
-        return [d for d in ([dim] if isinstance(dim, str) else (dim or [])) if d != self._group_dim()]
+    def std(self, dim: Any = None, skipna: bool | None = None, ddof: int = 0):
+        """Standard deviation within each group (``ddof`` default=0); other dims in ``dim`` are then averaged."""
+        return self._finish(self._grouped("std", skipna, ddof), dim, "mean")
+
+    def _other_dims(self, dim, result=None) -> list:
+        """Dims besides the grouped one that ``dim`` names; ``...`` names all of them."""
+        group_dims = {self._group_dim(), self.coord_names[0]}  # before and after a single-coordinate rename
+        if dim is Ellipsis:
+            return [d for d in (result.dims if result is not None else self.assembly.dims) if d not in group_dims]
+        return [d for d in ([dim] if isinstance(dim, str) else (dim or [])) if d not in group_dims]
 
     def reduce(self, func: Callable, dim=None, **kwargs: Any):
-        """Apply ``func(group_values, axis=0, **kwargs)`` to each group (a loop over groups, not rows)."""
+        """Apply ``func(group_values, axis=0, **kwargs)`` to each group (a loop over groups, not rows); other dims
+        named in ``dim`` (``...`` for all) are then reduced with ``func`` as well."""
         assembly, group_dim, codes, first = self._prepare()
         axis_order = [group_dim] + [d for d in assembly.dims if d != group_dim]
         data = np.asarray(assembly.transpose(*axis_order).values)
         order = np.argsort(codes, kind="stable")
         pieces = np.split(data[order], np.searchsorted(codes[order], np.arange(1, len(first))))
         values = np.stack([np.asarray(func(piece, axis=0, **kwargs)) for piece in pieces])
-        return self._wrap(assembly, group_dim, first, values, axis_order)
+        result = self._wrap(assembly, group_dim, first, values, axis_order)
+        other = self._other_dims(dim, result)
+        return result.reduce(func, dim=other) if other else result
 
     def max(self, dim=None, **kwargs):
-        return self.reduce(np.nanmax, **kwargs)
+        return self.reduce(np.nanmax, dim, **kwargs)
 
     def min(self, dim=None, **kwargs):
-        return self.reduce(np.nanmin, **kwargs)
+        return self.reduce(np.nanmin, dim, **kwargs)
 
     def median(self, dim=None, **kwargs):
-        return self.reduce(np.nanmedian, **kwargs)
+        return self.reduce(np.nanmedian, dim, **kwargs)
 
 
 def average_repetition(assembly: xr.DataArray, repetition_coord: str = "repetition") -> xr.DataArray:
@@ -219,7 +235,7 @@ def average_repetition(assembly: xr.DataArray, repetition_coord: str = "repetiti
     if not coords:
         raise ValueError("average_repetition needs presentation coordinates besides "
                          f"{repetition_coord!r}; the assembly has none")
-    return MultiGroupBy(assembly, coords).mean(dim="presentation", skipna=True)
+    return MultiGroupBy(assembly, coords, keep_dim=True).mean(dim="presentation", skipna=True)
 
 
 def mean_over_coordinate(assembly: xr.DataArray, coord: str) -> xr.DataArray:
@@ -242,7 +258,7 @@ def mean_over_coordinate(assembly: xr.DataArray, coord: str) -> xr.DataArray:
     coords = [name for name, dims, _ in walk_coords(assembly) if dims == (dim,) and name not in (coord, dim)]
     if not coords:
         raise ValueError(f"cannot average over {coord!r}: dimension {dim!r} has no other coordinate to group by")
-    return MultiGroupBy(assembly, coords).mean(dim=dim, skipna=True)
+    return MultiGroupBy(assembly, coords, keep_dim=True).mean(dim=dim, skipna=True)
 
 
 def multi_dim_apply(assembly: xr.DataArray, coord_names: Sequence[Hashable], func: Callable) -> xr.DataArray:

@@ -15,7 +15,7 @@ import xarray as xr
 
 from .assemblies import resolve_assembly_class
 from .coords import walk_coords
-from .errors import DimensionError, ValidationError
+from .errors import ValidationError
 
 __all__ = ["check_assembly", "check_stimulus_set", "validate_assembly", "validate_stimulus_set"]
 
@@ -74,10 +74,9 @@ def check_assembly(assembly: xr.DataArray, assembly_class: str | type = "DataAss
     """
     problems = []
     cls = resolve_assembly_class(assembly_class)
-    try:
-        cls(assembly)
-    except DimensionError as error:
-        problems.append(str(error))
+    dimension_problem = cls.dimension_problem(assembly.dims)
+    if dimension_problem:
+        problems.append(dimension_problem)
     for name, dims, _ in walk_coords(assembly):
         if len(dims) > 1:
             problems.append(f"coordinate {name!r} spans dims {dims}; coordinates must lie along one dim")
