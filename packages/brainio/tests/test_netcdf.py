@@ -149,3 +149,21 @@ def test_from_files_joins_stimulus_set(tmp_path, neuroid_assembly, stimulus_set)
 def test_spike_times_from_files(reference_dir):
     a = SpikeTimesAssembly.from_files(reference_dir / "assy_test_package_assembly_extras.nc")
     assert isinstance(a, SpikeTimesAssembly) and isinstance(a.attrs["test"], MetadataAssembly)
+
+
+def test_reference_extras_file_loads_with_its_stimulus_set(reference_dir):
+    # Brain-Score's own test files: a spike-times assembly whose extra netCDF group 'test' is a metadata assembly
+    from brainio.assemblies import DataAssembly, MetadataAssembly, SpikeTimesAssembly
+    from brainio.stimuli import StimulusSet
+
+    stimuli = StimulusSet.from_files(reference_dir / "image_test_ten_images.csv", reference_dir)
+    assembly = SpikeTimesAssembly.from_files(reference_dir / "assy_test_package_assembly_extras.nc",
+                                             stimulus_set_identifier="test_ten_images", stimulus_set=stimuli)
+    assert isinstance(assembly, SpikeTimesAssembly) and assembly.shape == (1000,)
+    extra = assembly.attrs["test"]
+    assert isinstance(extra, MetadataAssembly) and extra.shape == (40,)
+    assert extra.attrs["stimulus_set"] is stimuli and assembly.attrs["stimulus_set"] is stimuli
+    assert extra.attrs["stimulus_set_identifier"] == "test_ten_images"
+    plain = DataAssembly.from_files(reference_dir / "assy_test_TestMe.nc", stimulus_set_identifier="test_ten_images",
+                                    stimulus_set=stimuli)
+    assert plain.shape == (6, 3)  # the shape Brain-Score's own from_files test asserts

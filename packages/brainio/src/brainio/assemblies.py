@@ -201,15 +201,25 @@ class DataAssembly(xr.DataArray):
     @classmethod
     def from_files(cls, file_path: str | os.PathLike, stimulus_set_identifier: str | None = None,
                    stimulus_set: Any = None, merge_stimulus_set_meta: bool = True) -> DataAssembly:
-        """Load a netCDF file as this class, optionally with its stimulus set joined onto ``presentation``."""
+        """Load a netCDF file as this class, optionally with its stimulus set joined onto ``presentation``.
+
+        Extra netCDF groups (arrays in ``attrs``, e.g. the metadata of a spike-times assembly) get the same
+        ``stimulus_set`` and ``stimulus_set_identifier`` in their own ``attrs``, as the reference attaches them.
+        """
         from .linking import attach_stimulus_set
         from .netcdf import read_netcdf
 
         assembly = read_netcdf(file_path, cls=cls)
+        extras = [value for value in assembly.attrs.values() if isinstance(value, xr.DataArray)]
         if stimulus_set_identifier is not None:
             assembly.attrs["stimulus_set_identifier"] = stimulus_set_identifier
         if stimulus_set is not None:
             assembly = attach_stimulus_set(assembly, stimulus_set, merge=merge_stimulus_set_meta)
+        for extra in extras:
+            if stimulus_set_identifier is not None:
+                extra.attrs["stimulus_set_identifier"] = stimulus_set_identifier
+            if stimulus_set is not None:
+                extra.attrs["stimulus_set"] = stimulus_set
         return assembly
 
 
