@@ -138,8 +138,10 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
     def unknown(self, identifier: str) -> UnknownIdentifierError:
         """The error for a missing ``identifier``, listing close matches."""
         matches = difflib.get_close_matches(str(identifier), list(self._factories), n=5, cutoff=0.6)
+        other_kinds = [kind for kind, registry in self._domain.registries().items()
+                       if registry is not self and identifier in registry]
         return UnknownIdentifierError(self.kind, identifier, matches, group=self._domain.entry_point_group,
-                                      n_registered=len(self._factories))
+                                      n_registered=len(self._factories), other_kinds=other_kinds)
 
     def _store(self, info: PluginInfo, factory: Callable[..., Any]) -> None:
         self._factories[info.identifier] = factory

@@ -32,19 +32,26 @@ class UnknownIdentifierError(KeyError):
     """
 
     def __init__(self, kind: str, identifier: str, close_matches: Sequence[str], group: str | None = None,
-                 n_registered: int = 0):
+                 n_registered: int = 0, other_kinds: Sequence[str] = ()):
         self.kind = kind
         self.identifier = identifier
         self.close_matches = list(close_matches)
         self.group = group
         self.n_registered = n_registered
+        self.other_kinds = list(other_kinds)
         super().__init__(identifier)
 
     def __reduce__(self):  # picklable (errors travel back from worker processes)
-        return type(self), (self.kind, self.identifier, self.close_matches, self.group, self.n_registered)
+        return type(self), (self.kind, self.identifier, self.close_matches, self.group, self.n_registered,
+                            self.other_kinds)
 
     def __str__(self) -> str:
         where = f" (entry-point group {self.group!r}, {self.n_registered} registered)" if self.group else ""
+        if self.other_kinds:  # the exact name exists, as another kind: say so before guessing
+            loaders = ", ".join(f"{'load_dataset' if kind == 'data' else 'load_' + kind}({self.identifier!r})"
+                                for kind in self.other_kinds)
+            return (f"no {self.kind} registered as {self.identifier!r}{where}; a "
+                    f"{' and a '.join(self.other_kinds)} of that exact name exists: use {loaders}")
         hint = (f"; did you mean {', '.join(repr(m) for m in self.close_matches)}?" if self.close_matches
                 else "; no similar identifier is registered")
         return f"no {self.kind} registered as {self.identifier!r}{where}{hint}"

@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from abc import ABC, abstractmethod
+from typing import Any
 
 from brainio.assemblies import DataAssembly
 from brainscore_core.score import Score, score_center, score_center_error
@@ -20,7 +23,31 @@ class Metric(ABC):
     returned Score is 0-d (a single value) with ``attrs['error']`` and ``attrs['raw']`` (per-split or
     per-neuroid values) where the metric defines them. Parameters go to the constructor; the call does
     the work.
+
+    Whatever a subclass names the two parameters of its ``__call__`` (``source``, ``target``, ...), it is also
+    callable as ``metric(assembly1=..., assembly2=...)``, the reference's keyword names.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is None or getattr(call, "__isabstractmethod__", False) or hasattr(call, "_reference_keywords"):
+            return
+        parameters = [p for p in inspect.signature(call).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1:3]
+        names = tuple(p.name for p in parameters)
+        if len(names) != 2 or names == ("assembly1", "assembly2"):
+            return
+
+        @functools.wraps(call)
+        def accepting_reference_keywords(self, *args: Any, **kwargs: Any):
+            for alias, name in zip(("assembly1", "assembly2"), names):
+                if alias in kwargs and name not in kwargs:
+                    kwargs[name] = kwargs.pop(alias)
+            return call(self, *args, **kwargs)
+
+        accepting_reference_keywords._reference_keywords = names  # type: ignore[attr-defined]
+        cls.__call__ = accepting_reference_keywords  # type: ignore[method-assign]
 
     @abstractmethod
     def __call__(self, assembly1: DataAssembly, assembly2: DataAssembly) -> Score:

@@ -104,6 +104,10 @@ model_registry : Registry
     def model_registry(self) -> Registry:
         return self._registries["model"]
 
+    def registries(self) -> dict[str, Registry]:
+        """Every registry of this domain, keyed by kind (``'data'``, ``'stimulus_set'``, ``'metric'``, ...)."""
+        return dict(self._registries)
+
     def registry(self, kind: str) -> Registry:
         """The registry of ``kind`` (``'benchmark'``, ``'benchmarks'``, ``'data'``, ...)."""
         return self._registries[normalize_kind(kind)]

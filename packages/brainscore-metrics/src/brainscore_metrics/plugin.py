@@ -56,6 +56,16 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "value_delta": (f"{_PKG}.behavior.value_delta", "ValueDelta", {}),
     # single-neuron properties (metrics B)
     "ks_similarity": (f"{_PKG}.properties.ks_similarity", "KSSimilarity", {}),
+    # Brain-Score registers these as metrics too (the tutorials call ``load_metric('internal_consistency')``)
+    "internal_consistency": (_IC, "InternalConsistency", {}),
+    "internal_consistency_temporal": (_IC, "InternalConsistencyTemporal", {}),
+    "rsa_ceiling": (f"{_PKG}.rsa_ceiling", "RSACeiling", {}),
+    "property_ceiling": (f"{_PKG}.properties.ks_similarity", "PropertyCeiling", {}),
+    # Brain-Score's cross-validated aliases ('pls_cv' style) and its first-order behaviour name
+    "linear_predictivity_cv": (_RC, "CrossRegressedCorrelation", {"regression": "linear"}),
+    "neuron_to_neuron_cv": (_RC, "CrossRegressedCorrelation", {"regression": "neuron_to_neuron"}),
+    "reverse_pls_cv": (_RC, "ReverseCrossRegressedCorrelation", {"regression": "pls"}),
+    "i1": (f"{_PKG}.behavior.i2n", "I1n", {}),
 }
 
 #: ceiling identifier -> (module, class name, default keyword arguments)

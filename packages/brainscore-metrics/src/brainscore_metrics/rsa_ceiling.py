@@ -83,6 +83,12 @@ class RSACeiling(Ceiling):
 
     Parameters
     ----------
+    rdm : callable, default=None
+        The reference's form: ``rdm(activations of one subject) -> RDM`` (``presentation x presentation``, array or
+        assembly, in the input's stimulus order). None computes 1 - Pearson r between stimulus patterns.
+    similarity_func : callable, default=None
+        ``similarity_func(triangle1, triangle2)`` returning a correlation or scipy's ``(statistic, p-value)``
+        (e.g. ``scipy.stats.pearsonr``). None is the Spearman correlation, computed for all subjects at once.
     subject_coord : str, default='subject'
         Coordinate (or dim) naming the subject of each RDM, or, for activations, of each neuroid.
     session_coord : str, default='session'
@@ -109,9 +115,11 @@ class RSACeiling(Ceiling):
     values), ``raw_lower_bound`` (per-unit leave-one-out values).
     """
 
-    def __init__(self, *, subject_coord: str = "subject", session_coord: str = "session", sessions: str = "average",
-                 neuroid_dim: str = "neuroid", comparison_coord: str = "stimulus_id", bootstrap: int | None = None,
-                 random_state: int = 0):
+    def __init__(self, rdm=None, similarity_func=None, *, subject_coord: str = "subject",
+                 session_coord: str = "session", sessions: str = "average", neuroid_dim: str = "neuroid",
+                 comparison_coord: str = "stimulus_id", bootstrap: int | None = None, random_state: int = 0):
+        self.rdm = rdm
+        self.similarity_func = similarity_func
         self.subject_coord = subject_coord
         self.session_coord = session_coord
         self.sessions = sessions
@@ -132,6 +140,11 @@ class RSACeiling(Ceiling):
                                         comparison_coord=self.comparison_coord)
             neuroid_subjects = np.asarray(assembly[self.subject_coord].values)
             subjects = np.unique(neuroid_subjects)
+            if self.rdm is not None:  # the reference's form: a callable from activations to an RDM, in input order
+                rdms = np.stack([np.asarray(getattr(matrix, "values", matrix), dtype=np.float64) for matrix in (
+                    self.rdm(assembly.isel({self.neuroid_dim: np.flatnonzero(neuroid_subjects == subject)}))
+                    for subject in subjects)])
+                return rdms, subjects, self._raw(subjects)
             rdms = np.stack([1 - pattern_correlations(matrix.values[:, neuroid_subjects == subject])
                              for subject in subjects])[:, matrix.order][:, :, matrix.order]
             return rdms, subjects, self._raw(subjects)
@@ -154,9 +167,23 @@ class RSACeiling(Ceiling):
     def _raw(self, subjects: np.ndarray) -> Score:
         return Score(np.zeros(len(subjects)), coords={self.subject_coord: subjects}, dims=[self.subject_coord])
 
+    def _bounds(self, triangles: np.ndarray, subjects: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.similarity_func is None:
+            return rsa_noise_ceiling(triangles, subjects)
+
+        def similarity(a, b) -> float:  # scipy's form returns (statistic, p-value)
+            value = self.similarity_func(a, b)
+            return float(value[0] if isinstance(value, tuple) else getattr(value, "statistic", value))
+
+        upper_mean = triangles.mean(axis=0)
+        upper = np.array([similarity(unit, upper_mean) for unit in triangles])
+        lower = np.array([similarity(unit, triangles[subjects != subject].mean(axis=0))
+                          for unit, subject in zip(triangles, subjects)])
+        return upper, lower
+
     def __call__(self, assembly) -> Score:
         rdms, subjects, template = self._units(assembly)
-        upper, lower = rsa_noise_ceiling(upper_triangles(rdms), subjects)
+        upper, lower = self._bounds(upper_triangles(rdms), subjects)
         upper_bound, lower_bound = float(np.mean(upper)), float(np.mean(lower))
         score = Score(upper_bound)
         score.attrs["upper_bound"] = upper_bound
