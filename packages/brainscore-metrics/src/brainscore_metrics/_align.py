@@ -53,8 +53,8 @@ def _dims(assembly, name: str, time: bool):
             order.append("time_bin")
         elif assembly.sizes["time_bin"] != 1:
             raise DimensionError(
-                f"{name} has {assembly.sizes['time_bin']} time bins; use a temporal metric (spantime_*) "
-                "or select one time bin")
+                f"{name} has {assembly.sizes['time_bin']} time bins; select one ({name}.isel(time_bin=0)), "
+                f"average them ({name}.mean('time_bin')), or use a temporal metric (spantime_pls, spantime_ridge)")
     return order
 
 

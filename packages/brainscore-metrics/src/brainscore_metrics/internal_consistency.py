@@ -56,7 +56,13 @@ def repetition_rows(assembly, repetition_coord: str = "repetition", *, time: boo
     data = assembly
     for d in extra:
         if assembly.sizes[d] != 1:
-            raise DimensionError(f"assembly has unexpected dim {d!r} of size {assembly.sizes[d]} (dims: {dims})")
+            if d == "time_bin":
+                raise DimensionError(
+                    f"assembly has {assembly.sizes[d]} time bins (dims: {dims}); select one "
+                    "(assembly.isel(time_bin=0)), average them (assembly.mean('time_bin')), or use the temporal "
+                    "ceiling 'internal_consistency_temporal' with a temporal metric such as 'spantime_pls'")
+            raise DimensionError(f"assembly has unexpected dim {d!r} of size {assembly.sizes[d]} (dims: {dims}); "
+                                 f"select one entry of {d!r} or average over it")
     if extra:
         data = data.squeeze(extra, drop=True)
     try:

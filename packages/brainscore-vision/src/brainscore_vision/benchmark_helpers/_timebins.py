@@ -34,7 +34,8 @@ def region_of(assembly) -> str:
     regions = np.unique(np.atleast_1d(assembly["region"].values))
     if len(regions) != 1:
         raise BenchmarkDataError(
-            f"assembly {assembly.attrs.get('identifier')!r} spans regions {list(regions)}; select one region first")
+            f"assembly {assembly.attrs.get('identifier')!r} spans regions {[str(r) for r in regions]}; select one "
+            f"region first (assembly.sel(region={str(regions[0])!r})), or pass region= to the benchmark")
     return str(regions[0])
 
 
