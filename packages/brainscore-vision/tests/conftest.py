@@ -71,3 +71,9 @@ def coggan_raw(raw_data_dir) -> Path:
 @pytest.fixture(scope="session")
 def geirhos_raw(raw_data_dir) -> Path:
     return require_dir(raw_data_dir / "geirhos2021", "Geirhos 2021 raw data")
+
+
+@pytest.fixture(scope="session")
+def reference_brainio_files() -> Path:
+    """Files Brain-Score's own test suite wrote (``../shared/reference/brainio-files``)."""
+    return require_dir(REPO_ROOT.parent / "shared" / "reference" / "brainio-files", "reference brainio files")

@@ -81,3 +81,31 @@ def test_missing_key_fails_in_one_line(s3_env):
         load_stimulus_set_by_reference("Geirhos2021_contrast", entry)
     message = str(raised.value)
     assert "\n" not in message and "'Geirhos2021_contrast'" in message and entry["key"] in message
+
+
+def test_assembly_in_brainscores_legacy_layout_loads_by_reference(s3_env, reference_brainio_files):
+    # Brain-Score's own legacy file (variable '__xarray_dataarray_variable__', 'image_id', time bins), uploaded under
+    # the MajajHong2015.public key with the test's own sha1
+    import boto3
+
+    from brainscore_vision.data_helpers.public_catalogue import load_assembly_by_reference
+
+    legacy = (reference_brainio_files / "assy_test_package_assembly.nc").read_bytes()
+    entry = dict(catalogue_entry("assembly", "MajajHong2015.public"), sha1=hashlib.sha1(legacy).hexdigest(),
+                 version_id=None)
+    bucket, folder = entry["bucket"].split("/", 1)
+    client = boto3.client("s3")
+    client.create_bucket(Bucket=bucket)
+    client.put_object(Bucket=bucket, Key=entry["key"].split("/", 1)[0] + "/assy_dicarlo_MajajHong2015_public.nc",
+                      Body=legacy)
+    assembly = load_assembly_by_reference("MajajHong2015.public", entry)
+    assert type(assembly).__name__ == "NeuronRecordingAssembly"
+    assert assembly.sizes["presentation"] == 6 and "stimulus_id" in assembly.coords
+
+
+def test_every_public_entry_is_registered_once():
+    import brainscore_vision
+
+    for kind, identifier in catalogue():
+        registry = brainscore_vision.data_registry if kind == "assembly" else brainscore_vision.stimulus_set_registry
+        assert identifier in registry, (kind, identifier)
