@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["LazyLoad"]
+__all__ = ["LazyLoad", "combine_fields", "fullname", "map_fields", "recursive_dict_merge", "resolve"]
 
 _UNSET = object()
 
@@ -76,3 +77,33 @@ class LazyLoad:
 def resolve(obj: Any) -> Any:
     """``obj`` itself, or the object a :class:`LazyLoad` wraps."""
     return obj.resolve() if isinstance(obj, LazyLoad) else obj
+
+
+def fullname(obj: Any) -> str:
+    """``'<module>.<class name>'`` of an object (Brain-Score uses it for logger names)."""
+    return f"{type(obj).__module__}.{type(obj).__name__}"
+
+
+def map_fields(obj: Any, func: Callable[[Any], Any]) -> None:
+    """Replace every attribute of ``obj`` by ``func(attribute)``, in place."""
+    for name, value in vars(obj).items():
+        setattr(obj, name, func(value))
+
+
+def combine_fields(objs: list, func: Callable[[list], Any]) -> Any:
+    """One object of ``objs[0]``'s class whose every field is ``func([field of each object])``."""
+    if len(objs) == 0:
+        return objs
+    names = list(vars(objs[0]))
+    return type(objs[0])(**{name: func([getattr(obj, name) for obj in objs]) for name in names})
+
+
+def recursive_dict_merge(dict1: dict, dict2: dict) -> dict:
+    """A deep copy of ``dict1`` updated by ``dict2``, merging nested dicts; ``dict2`` wins on conflicts."""
+    result = copy.deepcopy(dict1)
+    for key, value in dict2.items():
+        if isinstance(result.get(key), dict) and isinstance(value, dict):
+            result[key] = recursive_dict_merge(result[key], value)
+        else:
+            result[key] = value
+    return result

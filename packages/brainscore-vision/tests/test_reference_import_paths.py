@@ -1,0 +1,91 @@
+"""A plugin written against Brain-Score's import paths (``reference_style_plugin``) imports and runs on ours.
+
+Expected values are recomputed directly with scikit-learn and scipy on the same arrays.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import pearsonr
+from sklearn.cross_decomposition import PLSRegression
+from sklearn.model_selection import ShuffleSplit
+
+from brainio.assemblies import NeuroidAssembly
+from brainio.stimuli import StimulusSet
+
+
+def _pair(seed=0, n=40, p=6, q=3):
+    rng = np.random.default_rng(seed)
+    ids = [f"im{i:02d}" for i in range(n)]
+    x = rng.normal(size=(n, p))
+    y = x[:, :q] @ rng.normal(size=(q, q)) + 0.5 * rng.normal(size=(n, q))
+    order = rng.permutation(n)  # the target in another order: alignment is by stimulus_id
+    source = NeuroidAssembly(x, coords={"stimulus_id": ("presentation", ids),
+                                        "neuroid_id": ("neuroid", [f"f{i}" for i in range(p)])},
+                             dims=["presentation", "neuroid"])
+    target = NeuroidAssembly(y[order], coords={"stimulus_id": ("presentation", np.asarray(ids)[order]),
+                                               "neuroid_id": ("neuroid", [f"n{i}" for i in range(q)]),
+                                               "region": ("neuroid", ["IT"] * q)},
+                             dims=["presentation", "neuroid"], attrs={"stimulus_set_identifier": "tiny"})
+    return source, target, x, y, ids
+
+
+def _direct(x, y, ids):
+    """Brain-Score's recipe by hand: 4 shuffle splits of the target's ids (random_state 1, 90 % train), PLS with 2
+    components, Pearson per neuroid, median over neuroids, mean over splits."""
+    order = np.arange(len(ids))
+    values = []
+    for train, test in ShuffleSplit(n_splits=4, train_size=0.9, random_state=1).split(np.zeros(len(ids))):
+        model = PLSRegression(n_components=2, scale=False).fit(x[order[train]], y[order[train]])
+        predicted = model.predict(x[order[test]])
+        values.append(np.median([pearsonr(predicted[:, k], y[order[test], k]).statistic for k in range(y.shape[1])]))
+    return float(np.mean(values)), values
+
+
+def test_regression_recipe_equals_scikit_learn():
+    import reference_style_plugin as plugin
+
+    source, target, x, y, ids = _pair()
+    # the target's ids in the target's own order define the splits, as in Brain-Score
+    target_ids = list(target["stimulus_id"].values)
+    expected, per_split = _direct(x[[ids.index(i) for i in target_ids]], y[[ids.index(i) for i in target_ids]],
+                                  target_ids)
+    score = plugin.PLSLikeBrainScore()(source, target)
+    assert float(score) == pytest.approx(expected, abs=1e-10)
+    assert score.attrs["error"] == pytest.approx(np.std(per_split) / np.sqrt(4), abs=1e-10)
+    assert float(plugin.PLSLikeBrainScore()(assembly1=source, assembly2=target)) == pytest.approx(expected, abs=1e-10)
+
+
+def test_single_assembly_cross_validation_and_helpers():
+    import reference_style_plugin as plugin
+
+    source, target, x, _, ids = _pair(seed=1)
+    expected = np.mean([x[test, 0].mean() for _, test in
+                        ShuffleSplit(n_splits=3, train_size=0.9, random_state=1).split(np.zeros(len(ids)))])
+    assert float(plugin.SelfConsistency()(source)) == pytest.approx(expected, abs=1e-12)
+    positions = plugin.mapped_order(source, target)
+    assert list(np.asarray(ids)[positions]) == list(target["stimulus_id"].values)
+    assert list(plugin.stimulus_values(source).values) == ids
+    values = source.isel(neuroid=0).rename({"presentation": "split"})
+    assert float(plugin.sem(values, "split")) == pytest.approx(np.std(x[:, 0]) / np.sqrt(len(ids)), abs=1e-12)
+
+
+def test_benchmark_with_precomputed_features(tmp_path):
+    from PIL import Image
+
+    import reference_style_plugin as plugin
+
+    source, target, _, _, ids = _pair(seed=2)
+    for stimulus_id in ids:
+        Image.new("RGB", (8, 8), (128, 128, 128)).save(tmp_path / f"{stimulus_id}.png")
+    stimuli = StimulusSet(pd.DataFrame({"stimulus_id": ids}))
+    stimuli.stimulus_paths = {i: str(tmp_path / f"{i}.png") for i in ids}
+    stimuli.identifier = "tiny"
+    benchmark = plugin.build_benchmark(lambda: target, stimuli)
+    score = benchmark(plugin.precomputed(source))
+    raw = float(plugin.PLSLikeBrainScore()(source, target))
+    assert float(score) == pytest.approx(min(max(raw / 0.5, 0), 1), abs=1e-10)
+    with pytest.raises(ValueError, match="no 'stimulus_set_identifier'"):
+        from brainscore_vision.benchmark_helpers import check_standard_format
+
+        check_standard_format(source)
