@@ -71,9 +71,8 @@ def test_single_assembly_cross_validation_and_helpers():
 
 
 def test_benchmark_with_precomputed_features(tmp_path):
-    from PIL import Image
-
     import reference_style_plugin as plugin
+    from PIL import Image
 
     source, target, _, _, ids = _pair(seed=2)
     for stimulus_id in ids:

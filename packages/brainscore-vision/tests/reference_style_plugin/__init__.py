@@ -18,7 +18,11 @@ from brainscore_vision.metric_helpers.transformations import (
     extract_coord,
     standard_error_of_the_mean,
 )
-from brainscore_vision.metric_helpers.xarray_utils import XarrayCorrelation, XarrayRegression, map_target_to_source
+from brainscore_vision.metric_helpers.xarray_utils import (
+    XarrayCorrelation,
+    XarrayRegression,
+    map_target_to_source,
+)
 from brainscore_vision.utils import LazyLoad, fullname
 
 __all__ = ["PLSLikeBrainScore", "SelfConsistency", "build_benchmark", "mapped_order", "precomputed", "sem",
