@@ -1,7 +1,6 @@
 """A plugin written the way Brain-Score's plugins are: every helper it imports comes from Brain-Score's import
 paths. Used by ``test_reference_import_paths.py``; registered into the registries the Brain-Score way."""
 
-import numpy as np
 from scipy.stats import pearsonr
 from sklearn.cross_decomposition import PLSRegression
 
