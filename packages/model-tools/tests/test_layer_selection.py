@@ -89,3 +89,23 @@ def test_benchmark_selection_is_committed_profiled_and_cached(tiny_net, small_st
     third = ModelCommitment("tiny", extractor, ["0", "1", "2"], region_benchmarks={"IT": benchmark})
     third.start_recording("IT", [(70, 170)])
     assert benchmark.calls == 6
+
+
+def test_two_configurations_of_one_metric_are_two_cache_entries(tiny_net, small_stimulus_set):
+    # the cache key names the metric's parameters (get_params), not only its class: two PLS configurations
+    # used to share one cached layer choice
+    from brainscore_metrics.regression_correlation import CrossRegressedCorrelation
+
+    target = brain_data(tiny_net, small_stimulus_set, layer_index=2)
+    selection = LayerSelection("tiny", ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8)),
+                               ["1", "2"])
+    before = set(_selection_root().glob("*.json")) if _selection_root().exists() else set()
+    for components in (2, 3):
+        metric = CrossRegressedCorrelation(regression="pls", regression_kwargs={"n_components": components},
+                                           crossvalidation_kwargs={"splits": 2})
+        selection.select("IT", assembly=target, metric=metric, stimuli=small_stimulus_set)
+    again = CrossRegressedCorrelation(regression="pls", regression_kwargs={"n_components": 2},
+                                      crossvalidation_kwargs={"splits": 2})
+    assert again.get_params()["regression_kwargs"] == {"n_components": 2}
+    selection.select("IT", assembly=target, metric=again, stimuli=small_stimulus_set)  # a cache hit, no new entry
+    assert len(set(_selection_root().glob("*.json")) - before) == 2

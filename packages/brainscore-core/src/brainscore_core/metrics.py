@@ -16,6 +16,21 @@ from brainscore_core.score import Score, score_center, score_center_error
 __all__ = ["Ceiling", "Metric", "Score", "SplitMetric", "score_center", "score_center_error"]
 
 
+def _get_params(obj: Any) -> dict[str, Any]:
+    """scikit-learn's ``get_params``: the constructor's parameters, read from the attributes of the same names
+    (``_name`` is accepted too, as Brain-Score's classes store them); parameters stored under no such name are
+    left out."""
+    params: dict[str, Any] = {}
+    for name, parameter in inspect.signature(type(obj).__init__).parameters.items():
+        if name == "self" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        for attribute in (name, f"_{name}"):
+            if attribute in vars(obj):
+                params[name] = vars(obj)[attribute]
+                break
+    return params
+
+
 class Metric(ABC):
     """Similarity of two assemblies: ``metric(assembly1, assembly2) -> Score``.
 
@@ -53,6 +68,10 @@ class Metric(ABC):
     def __call__(self, assembly1: DataAssembly, assembly2: DataAssembly) -> Score:
         """Compare ``assembly1`` (source, e.g. model) to ``assembly2`` (target, e.g. neural data)."""
 
+    def get_params(self) -> dict[str, Any]:
+        """The constructor's parameters and their values (scikit-learn style), e.g. for cache keys."""
+        return _get_params(self)
+
 
 class SplitMetric(Metric):
     """A metric on a fixed train/test split: ``metric(source_train, source_test, target_train,
@@ -70,3 +89,7 @@ class Ceiling(ABC):
     @abstractmethod
     def __call__(self, assembly: DataAssembly) -> Score:
         """The ceiling of ``assembly`` (typically with repetitions kept, not averaged)."""
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor's parameters and their values (scikit-learn style), e.g. for cache keys."""
+        return _get_params(self)

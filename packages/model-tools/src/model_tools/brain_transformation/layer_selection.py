@@ -136,7 +136,9 @@ class LayerSelection:
                       "version": getattr(benchmark, "version", None)}
         else:
             target = {"assembly": _assembly_digest(assembly),
-                      "metric": getattr(metric, "identifier", f"{type(metric).__module__}.{type(metric).__qualname__}")}
+                      "metric": getattr(metric, "identifier", f"{type(metric).__module__}.{type(metric).__qualname__}"),
+                      # two configurations of one metric class (e.g. PLS with 10 or 25 components) are two choices
+                      "metric_params": metric.get_params() if callable(getattr(metric, "get_params", None)) else None}
         return json_digest({
             "model": self.model_identifier,
             "weights": weights_digest(model) if model is not None else None,
