@@ -62,6 +62,13 @@ def _write_zip(path: Path, entries: list[tuple[str, str]]) -> None:
                 archive.writestr(info, file.read())
 
 
+def _require_identifier(identifier: Any, what: str) -> None:
+    if not isinstance(identifier, str) or not identifier.strip():
+        raise ValidationError([f"the {what} needs an identifier (a non-empty string), got {identifier!r}: set "
+                               f"{'stimulus_set.identifier' if what == 'stimulus set' else 'the identifier'} "
+                               "or pass it to the packaging call"])
+
+
 def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_identifier: str,
                                  downloads_path: str | os.PathLike | None = None, *,
                                  filename_prefix: str = "stimulus_") -> dict[str, str]:
@@ -86,6 +93,7 @@ def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_i
     ValidationError
         Listing every failed check; nothing is written.
     """
+    _require_identifier(stimulus_set_identifier, "stimulus set")
     problems = check_stimulus_set(proto_stimulus_set)
     arcnames = _arcnames(proto_stimulus_set) if not problems else []
     duplicated = pd.Series(arcnames)[pd.Series(arcnames).duplicated()].tolist()
@@ -146,6 +154,8 @@ def package_data_assembly_locally(proto_data_assembly: xr.DataArray, assembly_id
     -------
     dict with ``identifier``, ``path``, ``sha1``, ``cls``.
     """
+    _require_identifier(assembly_identifier, "assembly")
+    _require_identifier(stimulus_set_identifier, "stimulus set")
     cls = resolve_assembly_class(assembly_class_name)
     folder = Path(downloads_path) if downloads_path is not None else default_downloads_path()
     if stimulus_set is None and "presentation" in proto_data_assembly.dims:

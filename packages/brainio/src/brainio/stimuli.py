@@ -60,6 +60,19 @@ class StimulusSet(pd.DataFrame):
     def name(self, value: str | None) -> None:
         object.__setattr__(self, "identifier", value)
 
+    @property
+    def image_paths(self) -> dict:
+        """Legacy name of ``stimulus_paths`` (brainio 0.x plugins set ``stimulus_set.image_paths = {...}``)."""
+        return self.stimulus_paths
+
+    @image_paths.setter
+    def image_paths(self, value: dict) -> None:
+        object.__setattr__(self, "stimulus_paths", value)
+
+    def get_image(self, image_id: str) -> str:
+        """Legacy name of :meth:`get_stimulus`."""
+        return self.get_stimulus(image_id)
+
     def __finalize__(self, other: Any, method: str | None = None, **kwargs: Any) -> StimulusSet:
         result = super().__finalize__(other, method=method, **kwargs)
         inputs = getattr(other, "input_objs", None)

@@ -1,0 +1,34 @@
+"""Messages a new user meets in the first hour (the legacy ``image_paths`` name, a stimulus set without a name)."""
+
+import pandas as pd
+import pytest
+from PIL import Image
+
+from brainio.errors import ValidationError
+from brainio.packaging import package_data_assembly_locally, package_stimulus_set_locally
+from brainio.stimuli import StimulusSet
+
+
+@pytest.fixture
+def one_image(tmp_path):
+    Image.new("RGB", (8, 8), (10, 20, 30)).save(tmp_path / "a.png")
+    stimuli = StimulusSet(pd.DataFrame({"stimulus_id": ["a"]}))
+    return stimuli, tmp_path
+
+
+def test_legacy_image_paths_are_the_stimulus_paths(one_image):
+    stimuli, folder = one_image
+    stimuli.image_paths = {"a": str(folder / "a.png")}  # brainio 0.x plugins wrote this
+    assert stimuli.stimulus_paths == {"a": str(folder / "a.png")}
+    assert stimuli.get_image("a") == stimuli.get_stimulus("a") == str(folder / "a.png")
+
+
+def test_packaging_without_a_name_says_so_and_writes_nothing(one_image):
+    stimuli, folder = one_image
+    stimuli.stimulus_paths = {"a": str(folder / "a.png")}
+    out = folder / "out"
+    with pytest.raises(ValidationError, match="needs an identifier .* got None"):
+        package_stimulus_set_locally(stimuli, None, downloads_path=out)
+    with pytest.raises(ValidationError, match="assembly needs an identifier"):
+        package_data_assembly_locally(None, "", "stimuli", downloads_path=out)
+    assert not out.exists() or not any(out.iterdir())
