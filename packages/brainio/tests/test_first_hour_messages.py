@@ -32,3 +32,22 @@ def test_packaging_without_a_name_says_so_and_writes_nothing(one_image):
     with pytest.raises(ValidationError, match="assembly needs an identifier"):
         package_data_assembly_locally(None, "", "stimuli", downloads_path=out)
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_legacy_image_id_gets_a_rename_hint_and_missing_files_are_listed_once(one_image):
+    import numpy as np
+
+    from brainio.assemblies import NeuroidAssembly
+    from brainio.validation import check_assembly, check_stimulus_set
+
+    stimuli, folder = one_image
+    legacy = StimulusSet(pd.DataFrame({"image_id": ["a"]}))
+    assert any("rename it with stimulus_set.rename(columns={'image_id': 'stimulus_id'})" in problem
+               for problem in check_stimulus_set(legacy))
+    assembly = NeuroidAssembly(np.zeros((1, 1)), coords={"image_id": ("presentation", ["a"])},
+                               dims=["presentation", "neuroid"])
+    assert any("assembly.rename({'image_id': 'stimulus_id'})" in p for p in check_assembly(assembly, "NeuroidAssembly"))
+    twice = StimulusSet(pd.DataFrame({"stimulus_id": ["b", "b"]}))
+    twice.stimulus_paths = {"b": str(folder / "nope.png")}
+    (problem,) = [p for p in check_stimulus_set(twice) if "not found" in p]
+    assert problem.count("nope.png") == 1

@@ -190,3 +190,16 @@ def test_score_benchmark_preallocates_then_calls():
 
     assert float(score_benchmark(Recording("R", 1.0), "model")) == 0.3
     assert calls == [("preallocate", "model"), ("call", "model")]
+
+
+def test_a_benchmark_returning_none_is_named():
+    from brainscore_core.benchmarks import score_benchmark
+
+    class Forgetful:
+        identifier = "Lab.forgot-return"
+
+        def __call__(self, candidate):
+            candidate + 1  # does the work, forgets `return`
+
+    with pytest.raises(TypeError, match=r"'Lab.forgot-return' returned None.*return score"):
+        score_benchmark(Forgetful(), 1)

@@ -40,7 +40,10 @@ def check_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True
     if len(stimulus_set) == 0:
         problems.append(f"stimulus set {name!r} is empty")
     if "stimulus_id" not in stimulus_set.columns:
-        return problems + [f"stimulus set {name!r} has no 'stimulus_id' column (columns: {list(stimulus_set.columns)})"]
+        hint = (" (the legacy name 'image_id' is there: rename it with "
+                "stimulus_set.rename(columns={'image_id': 'stimulus_id'}))" if "image_id" in stimulus_set.columns else "")
+        return problems + [f"stimulus set {name!r} has no 'stimulus_id' column (columns: "
+                           f"{[str(c) for c in stimulus_set.columns]}){hint}"]
     ids = stimulus_set["stimulus_id"].to_numpy(dtype=object)
     not_text = [v for v in ids if not isinstance(v, str)]
     if not_text:
@@ -55,10 +58,11 @@ def check_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True
                             "(e.g. to 'image_filename')")
     if require_files:
         paths = getattr(stimulus_set, "stimulus_paths", None) or {}
-        no_path = [sid for sid in ids if sid not in paths]
+        no_path = list(dict.fromkeys(sid for sid in ids if sid not in paths))  # each id once
         if no_path:
             problems.append(f"stimulus_id without an entry in stimulus_paths: {_few(no_path)}")
-        missing = [f"{sid} -> {paths[sid]}" for sid in ids if sid in paths and not Path(paths[sid]).is_file()]
+        missing = list(dict.fromkeys(f"{sid} -> {paths[sid]}" for sid in ids
+                                     if sid in paths and not Path(paths[sid]).is_file()))  # each id once
         if missing:
             problems.append(f"stimulus files not found: {_few(missing)}")
     return problems
@@ -82,7 +86,9 @@ def check_assembly(assembly: xr.DataArray, assembly_class: str | type = "DataAss
             problems.append(f"coordinate {name!r} spans dims {dims}; coordinates must lie along one dim")
     if "presentation" in assembly.dims:
         if "stimulus_id" not in assembly.coords:
-            problems.append("dim 'presentation' has no 'stimulus_id' coordinate")
+            hint = (" (the legacy name 'image_id' is there: rename it with assembly.rename({'image_id': "
+                    "'stimulus_id'}))" if "image_id" in assembly.coords else "")
+            problems.append(f"dim 'presentation' has no 'stimulus_id' coordinate{hint}")
         else:
             ids = np.asarray(assembly["stimulus_id"].values)
             if ids.dtype.kind != "U":

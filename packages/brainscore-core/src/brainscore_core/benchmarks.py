@@ -160,4 +160,8 @@ def score_benchmark(benchmark: Benchmark, model: Any) -> Score:
     preallocate = getattr(benchmark, "preallocate_memory", None)
     if callable(preallocate):
         preallocate(model)
-    return benchmark(model)
+    score = benchmark(model)
+    if score is None:
+        raise TypeError(f"benchmark {getattr(benchmark, 'identifier', type(benchmark).__name__)!r} returned None: its "
+                        "__call__ must return a Score (is a `return score` missing at its end?)")
+    return score
