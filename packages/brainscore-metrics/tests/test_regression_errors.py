@@ -36,8 +36,17 @@ def test_duplicate_stimulus_ids_are_named():
 
 def test_pls_needs_25_features():
     source, target, *_ = synthetic_pair(n=60, p=24, q=3)
-    with pytest.raises(TooFewFeaturesError, match="24 features"):
+    with pytest.raises(TooFewFeaturesError, match="limited by the 24 source features.*allow_fewer_features"):
         CrossRegressedCorrelation("pls")(source, target)
+
+
+def test_pls_names_training_stimuli_when_they_are_the_limit():
+    # 40 stimuli, half for training = 20 training stimuli < 25 components, with plenty of features: the advice is
+    # about stimuli, not allow_fewer_features
+    source, target, *_ = synthetic_pair(n=40, p=100, q=3)
+    with pytest.raises(TooFewFeaturesError, match="limited by the 20 training stimuli.*n_components=20") as raised:
+        CrossRegressedCorrelation("pls", crossvalidation_kwargs={"train_size": 0.5})(source, target)
+    assert "allow_fewer_features" not in str(raised.value)
 
 
 def test_constant_neuroid_gives_nan_raw_and_is_skipped_by_the_median():

@@ -150,12 +150,20 @@ class PLSRegression(_ArrayRegression):
 
     def _components(self, n_features: int, n_train: int) -> int:
         upper = min(n_features, n_train)
+        if n_train < 2:
+            raise TooFewFeaturesError(
+                f"PLS needs at least 2 training stimuli, this split has {n_train}: the assembly holds too few distinct "
+                "stimuli for cross-validation (check its stimulus_id values, e.g. that different images do not share "
+                "one id)")
         if self.n_components > upper:
             if not self.allow_fewer_features:
+                limit = (f"{n_train} training stimuli (use more stimuli, or fewer components: "
+                         f"regression_kwargs=dict(n_components={upper}))" if n_train < n_features else
+                         f"{n_features} source features (pass regression_kwargs=dict(allow_fewer_features=True) to use "
+                         "fewer components)")
                 raise TooFewFeaturesError(
-                    f"PLS with n_components={self.n_components} needs at least {self.n_components} source "
-                    f"features and training stimuli; got {n_features} features and {n_train} training stimuli "
-                    "(pass regression_kwargs=dict(allow_fewer_features=True) to use fewer components)")
+                    f"PLS with n_components={self.n_components} needs at least {self.n_components} source features "
+                    f"and training stimuli; it is limited by the {limit}")
             return upper
         return self.n_components
 
