@@ -22,22 +22,22 @@ from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import resolve
 
-__all__ = ["RSABenchmark", "compare_rdms", "rdm_of", "rsa_ceiling", "subject_rdms_of"]
+__all__ = ["RSABenchmark", "compare_rdms", "patterns_of", "rdm_of", "rsa_ceiling", "subject_rdms_of"]
 
 
-def rdm_of(activations, stimulus_ids) -> np.ndarray:
-    """``1 - Pearson r`` between the response patterns of ``stimulus_ids`` (rows and columns in that order).
+def patterns_of(activations, stimulus_ids) -> np.ndarray:
+    """The response patterns of ``stimulus_ids``, one row per stimulus in that order.
 
     Parameters
     ----------
     activations : NeuroidAssembly
-        Dims ``presentation x neuroid``, ``presentation`` carrying ``stimulus_id`` (one row per stimulus).
+        Dims ``presentation x neuroid[...]``, ``presentation`` carrying ``stimulus_id`` (one row per stimulus).
     stimulus_ids : sequence of str
-        Order of the RDM's rows and columns; every id must be in ``activations``.
+        Every id must be in ``activations``.
 
     Returns
     -------
-    ndarray of shape (n_stimuli, n_stimuli)
+    float64 ndarray of shape (n_stimuli, n_features)
     """
     activations = activations.transpose("presentation", ...)
     ids = [str(s) for s in activations["stimulus_id"].values]
@@ -46,8 +46,17 @@ def rdm_of(activations, stimulus_ids) -> np.ndarray:
     if missing:
         raise BenchmarkDataError(f"model recordings lack stimuli {missing[:5]} ({len(missing)} in all)")
     values = np.asarray(activations.values, dtype=np.float64).reshape(len(ids), -1)
-    patterns = values[[index[s] for s in stimulus_ids]]
-    return 1.0 - np.corrcoef(patterns)
+    return values[[index[s] for s in stimulus_ids]]
+
+
+def rdm_of(activations, stimulus_ids) -> np.ndarray:
+    """``1 - Pearson r`` between the response patterns of ``stimulus_ids`` (rows and columns in that order).
+
+    Returns
+    -------
+    ndarray of shape (n_stimuli, n_stimuli)
+    """
+    return 1.0 - np.corrcoef(patterns_of(activations, stimulus_ids))
 
 
 def compare_rdms(rdm_a: np.ndarray, rdm_b: np.ndarray) -> float:

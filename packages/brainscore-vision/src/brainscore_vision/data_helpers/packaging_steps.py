@@ -17,7 +17,44 @@ from typing import Any
 
 from brainio.packaging import package_data_assembly_locally, package_stimulus_set_locally
 
-__all__ = ["add_assembly", "add_stimulus_set", "empty_manifest", "run_packaging_script"]
+__all__ = ["add_assembly", "add_stimulus_set", "empty_manifest", "run_packaging_script", "verified_stimulus_set"]
+
+
+def verified_stimulus_set(table, raw_directory: Path, identifier: str, *, sha1_column: str,
+                          digest: Callable[[Path], str] | None = None, error: type[Exception] = ValueError,
+                          what: str = "sha1"):
+    """A StimulusSet of the raw ``table`` (``stimulus_id`` and ``filename`` columns relative to ``raw_directory``),
+    every file checked against the table's ``sha1_column`` before anything is packaged.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per stimulus; ``filename`` is renamed ``raw_filename`` (packaging writes its own ``filename``).
+    raw_directory : Path
+    identifier : str
+    sha1_column : str
+        The column holding each file's expected digest.
+    digest : callable, default=None
+        ``digest(path) -> hex``; None means the sha1 of the file's bytes.
+    error : exception class, default=ValueError
+        Raised for a mismatch, with a message naming the file, both digests and ``what`` was hashed.
+    """
+    from brainio.stimuli import StimulusSet
+    from brainscore_vision.data_helpers.packaged import sha1_of
+
+    digest = digest or sha1_of
+    raw_directory = Path(raw_directory)
+    paths = {}
+    for stimulus_id, filename, expected in zip(table["stimulus_id"], table["filename"], table[sha1_column]):
+        path = raw_directory / filename
+        actual = digest(path)
+        if actual != expected:
+            raise error(f"image {path} has {what} {actual}, the stimulus table records {expected}")
+        paths[stimulus_id] = str(path)
+    stimulus_set = StimulusSet(table.rename(columns={"filename": "raw_filename"}))
+    stimulus_set.stimulus_paths = paths
+    stimulus_set.identifier = identifier
+    return stimulus_set
 
 
 def empty_manifest() -> dict[str, dict[str, Any]]:

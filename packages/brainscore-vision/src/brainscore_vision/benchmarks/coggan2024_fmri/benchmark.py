@@ -30,13 +30,14 @@ from brainscore_core.metrics import Score
 from brainscore_core.normalization import bound_score
 from brainscore_vision import load_dataset, load_stimulus_set
 from brainscore_vision.benchmark_helpers._timebins import BenchmarkDataError, squeeze_time_bin
+from brainscore_vision.benchmark_helpers.rsa_common import patterns_of
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.data.coggan2024_fmri import BIBTEX, IDENTIFIER
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
 __all__ = ["REGIONS", "SELECTION_THRESHOLD", "TIME_BINS", "VISUAL_DEGREES", "Coggan2024fMRIRSA",
-           "leave_one_subject_out_ceiling", "model_similarity_matrix", "off_diagonal", "squared_ceiled_score",
+           "leave_one_subject_out_ceiling", "model_similarity_matrix", "off_diagonal", "selected_units", "squared_ceiled_score",
            "subject_correlations", "subject_matrices"]
 
 REGIONS = ("V1", "V2", "V4", "IT")
@@ -58,6 +59,14 @@ def _pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = a - a.mean(axis=-1, keepdims=True)
     b = b - b.mean(axis=-1, keepdims=True)
     return (a * b).sum(-1) / np.sqrt((a * a).sum(-1) * (b * b).sum(-1))
+
+
+def selected_units(patterns: np.ndarray, threshold: float = SELECTION_THRESHOLD) -> np.ndarray:
+    """The columns (units) of ``patterns`` (stimuli x units) that the fMRI-style selection keeps: non-zero variance
+    across stimuli, and ``|mean| > threshold x`` the standard deviation over units of the unit means."""
+    patterns = patterns[:, patterns.std(axis=0) != 0]
+    unit_means = patterns.mean(axis=0)
+    return patterns[:, np.abs(unit_means) > threshold * unit_means.std()]
 
 
 def model_similarity_matrix(activations, stimulus_ids, *, threshold: float = SELECTION_THRESHOLD) -> np.ndarray:
@@ -82,22 +91,11 @@ def model_similarity_matrix(activations, stimulus_ids, *, threshold: float = SEL
     BenchmarkDataError
         When a stimulus is missing from the recordings, or when no unit passes the selection.
     """
-    activations = activations.transpose("presentation", ...)
-    ids = [str(s) for s in activations["stimulus_id"].values]
-    row_of = {stimulus_id: row for row, stimulus_id in enumerate(ids)}
-    missing = [s for s in stimulus_ids if s not in row_of]
-    if missing:
-        raise BenchmarkDataError(f"model recordings lack stimuli {missing[:5]} ({len(missing)} in all)")
-    values = np.asarray(activations.values, dtype=np.float64).reshape(len(ids), -1)
-    patterns = values[[row_of[s] for s in stimulus_ids]]
-    patterns = patterns[:, patterns.std(axis=0) != 0]
-    unit_means = patterns.mean(axis=0)
-    selected = np.abs(unit_means) > threshold * unit_means.std()
-    if not selected.any():
+    patterns = selected_units(patterns_of(activations, stimulus_ids), threshold)
+    if not patterns.shape[1]:
         raise BenchmarkDataError(
-            f"no model unit has |mean response| above {threshold} x the standard deviation of the unit means "
-            f"({patterns.shape[1]} units with non-zero variance): the fMRI-style unit selection keeps nothing")
-    patterns = patterns[:, selected]
+            f"no model unit has |mean response| above {threshold} x the standard deviation of the unit means: "
+            "the fMRI-style unit selection keeps nothing")
     patterns = (patterns - patterns.mean(axis=0)) / patterns.std(axis=0)
     return np.corrcoef(patterns)
 
@@ -219,7 +217,4 @@ class Coggan2024fMRIRSA(BenchmarkBase):
 
 def _n_selected(activations, threshold: float = SELECTION_THRESHOLD) -> int:
     values = np.asarray(activations.transpose("presentation", ...).values, dtype=np.float64)
-    values = values.reshape(values.shape[0], -1)
-    values = values[:, values.std(axis=0) != 0]
-    means = values.mean(axis=0)
-    return int((np.abs(means) > threshold * means.std()).sum())
+    return int(selected_units(values.reshape(values.shape[0], -1), threshold).shape[1])

@@ -26,12 +26,12 @@ import pandas as pd
 from brainio.assemblies import DataAssembly
 from brainio.stimuli import StimulusSet
 from brainscore_core.progress import progress
-from brainscore_vision.data_helpers.packaged import sha1_of
 from brainscore_vision.data_helpers.packaging_steps import (
     add_assembly,
     add_stimulus_set,
     empty_manifest,
     run_packaging_script,
+    verified_stimulus_set,
 )
 
 __all__ = ["IDENTIFIER", "RSM_DIMS", "build_rsm_assembly", "build_stimulus_set", "package"]
@@ -50,17 +50,7 @@ def build_stimulus_set(raw_directory: Path) -> StimulusSet:
     table = pd.read_csv(raw_directory / "stimuli.csv", dtype={"stimulus_id": str})
     if list(table["index"]) != list(range(len(table))):
         raise RawDataError(f"{raw_directory / 'stimuli.csv'}: rows are not in index order 0..{len(table) - 1}")
-    paths = {}
-    for stimulus_id, filename, expected in zip(table["stimulus_id"], table["filename"], table["sha1"]):
-        path = raw_directory / filename
-        actual = sha1_of(path)
-        if actual != expected:
-            raise RawDataError(f"image {path} has sha1 {actual}, stimuli.csv records {expected}")
-        paths[stimulus_id] = str(path)
-    table = table.rename(columns={"filename": "raw_filename"})
-    stimulus_set = StimulusSet(table)
-    stimulus_set.stimulus_paths = paths
-    stimulus_set.identifier = IDENTIFIER
+    stimulus_set = verified_stimulus_set(table, raw_directory, IDENTIFIER, sha1_column="sha1", error=RawDataError)
     return stimulus_set
 
 

@@ -20,7 +20,6 @@ arrays; the JPEG bytes are checked against the CSV's ``jpeg_sha1`` before anythi
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from brainscore_vision.data_helpers.packaging_steps import (
     add_stimulus_set,
     empty_manifest,
     run_packaging_script,
+    verified_stimulus_set,
 )
 
 __all__ = ["AVERAGED_SESSIONS", "TIME_BIN", "TRIAL_SESSION", "build_averaged_assembly", "build_stimulus_set",
@@ -62,20 +62,10 @@ def build_stimulus_set(raw_directory: Path, session: str) -> StimulusSet:
     table = pd.read_csv(raw_directory / f"stimuli_{session}.csv", dtype={"session": str, "stimulus_id": str})
     if list(table["image_index"]) != list(range(len(table))):
         raise RawDataError(f"stimuli_{session}.csv rows are not in image_index order 0..{len(table) - 1}")
-    paths = {}
-    for stimulus_id, filename, expected in zip(table["stimulus_id"], table["filename"], table["jpeg_sha1"]):
-        path = raw_directory / filename
-        actual = hashlib.sha1(path.read_bytes()).hexdigest()
-        if actual != expected:
-            raise RawDataError(f"image {path} has sha1 {actual}, stimuli_{session}.csv records {expected}")
-        paths[stimulus_id] = str(path)
-    # packaging writes its own 'filename' column
-    table = table.rename(columns={"filename": "raw_filename"})
     if "n_repeats" in table and table["n_repeats"].isna().all():
         table = table.drop(columns="n_repeats")
-    stimulus_set = StimulusSet(table)
-    stimulus_set.stimulus_paths = paths
-    stimulus_set.identifier = stimulus_set_identifier(session)
+    stimulus_set = verified_stimulus_set(table, raw_directory, stimulus_set_identifier(session), sha1_column="jpeg_sha1",
+                                         error=RawDataError)
     return stimulus_set
 
 

@@ -29,14 +29,13 @@ import numpy as np
 import pandas as pd
 
 from brainio.assemblies import BehavioralAssembly
-from brainio.stimuli import StimulusSet
 from brainscore_core.progress import progress
-from brainscore_vision.data_helpers.packaged import sha1_of
 from brainscore_vision.data_helpers.packaging_steps import (
     add_assembly,
     add_stimulus_set,
     empty_manifest,
     run_packaging_script,
+    verified_stimulus_set,
 )
 
 __all__ = ["CLASSES", "DATASETS", "DATASETS_WITH_IMAGES", "RawDataError", "build_assembly", "build_stimulus_set",
@@ -107,25 +106,14 @@ def read_trials(raw_directory: Path, dataset: str) -> pd.DataFrame:
     return trials
 
 
-def build_stimulus_set(raw_directory: Path, dataset: str) -> StimulusSet:
+def build_stimulus_set(raw_directory: Path, dataset: str):
     """The images of one of the four data sets with images, in the table's order; sha1s checked."""
     raw_directory = Path(raw_directory)
     table_path = raw_directory / f"stimuli_{dataset}.csv"
     table = pd.read_csv(table_path, dtype={"stimulus_id": str, "category": str})
-    paths = {}
-    for stimulus_id, filename, expected in zip(table["stimulus_id"], table["filename"], table["sha1"]):
-        path = raw_directory / filename
-        actual = sha1_of(path)
-        if actual != expected:
-            raise RawDataError(f"image {path} has sha1 {actual}, {table_path.name} records {expected}")
-        paths[stimulus_id] = str(path)
-    table = table.rename(columns={"filename": "raw_filename"})
     table["truth"] = table["category"]
     table["condition"] = "0"
-    stimulus_set = StimulusSet(table)
-    stimulus_set.stimulus_paths = paths
-    stimulus_set.identifier = identifier(dataset)
-    return stimulus_set
+    return verified_stimulus_set(table, raw_directory, identifier(dataset), sha1_column="sha1", error=RawDataError)
 
 
 def build_assembly(trials: pd.DataFrame, dataset: str, stimulus_ids=None) -> BehavioralAssembly:

@@ -32,6 +32,7 @@ from brainscore_vision.data_helpers.packaging_steps import (
     add_stimulus_set,
     empty_manifest,
     run_packaging_script,
+    verified_stimulus_set,
 )
 
 __all__ = ["build_rdm_assembly", "build_stimulus_set", "package"]
@@ -50,20 +51,14 @@ def build_stimulus_set(raw_directory: Path) -> StimulusSet:
     table = pd.read_csv(raw_directory / "stimuli.csv", dtype={"stimulus_id": str})
     if list(table["index"]) != list(range(len(table))):
         raise RawDataError("stimuli.csv rows are not in index order 0..91")
-    paths = {}
-    for stimulus_id, filename, expected in zip(table["stimulus_id"], table["filename"], table["pixel_sha1"]):
-        path = raw_directory / filename
-        with Image.open(path) as image:
-            pixels = np.ascontiguousarray(np.asarray(image, dtype=np.uint8))
-        actual = hashlib.sha1(pixels.tobytes()).hexdigest()
-        if actual != expected:
-            raise RawDataError(f"image {path} has pixel sha1 {actual}, stimuli.csv records {expected}")
-        paths[stimulus_id] = str(path)
-    table = table.rename(columns={"filename": "raw_filename"})
-    stimulus_set = StimulusSet(table)
-    stimulus_set.stimulus_paths = paths
-    stimulus_set.identifier = STIMULUS_SET
-    return stimulus_set
+    return verified_stimulus_set(table, raw_directory, STIMULUS_SET, sha1_column="pixel_sha1", digest=_pixel_sha1,
+                                 error=RawDataError, what="pixel sha1")
+
+
+def _pixel_sha1(path: Path) -> str:
+    with Image.open(path) as image:
+        pixels = np.ascontiguousarray(np.asarray(image, dtype=np.uint8))
+    return hashlib.sha1(pixels.tobytes()).hexdigest()
 
 
 def build_rdm_assembly(rdms: np.ndarray, stimulus_ids, subjects, sessions) -> DataAssembly:
