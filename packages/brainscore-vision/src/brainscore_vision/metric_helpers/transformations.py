@@ -118,10 +118,15 @@ class Split:
         return score
 
 
-def _merge_splits(scores: list) -> Score:
+def _cross_validate(split: Split, splits: list, score_split: Callable[[np.ndarray, np.ndarray], Any],
+                    aggregate: Callable | None) -> Score:
+    """``score_split(train indices, test indices)`` on every split (with a progress bar), the scores stacked along
+    ``split``, then ``aggregate`` (when given) and the split aggregate (mean, error = standard error)."""
+    scores = [score_split(train, test) for train, test in progress(splits, desc="cross-validation", unit="split")]
     stacked = [Score(score).expand_dims("split").assign_coords(split=[index]) for index, score in enumerate(scores)]
-    merged = xr.concat(stacked, dim="split")
-    return Score(merged)
+    merged = Score(xr.concat(stacked, dim="split"))
+    merged = apply_aggregate(aggregate, merged) if aggregate is not None else merged
+    return apply_aggregate(split.aggregate, merged)
 
 
 class CrossValidationSingle:
@@ -136,14 +141,9 @@ class CrossValidationSingle:
 
     def __call__(self, assembly, *, apply: Callable, aggregate: Callable | None = None) -> Score:
         values, splits = self._split.build_splits(assembly)
-        scores = []
-        for train_indices, test_indices in progress(splits, desc="cross-validation", unit="split"):
-            train = subset(assembly, values[train_indices], dims_must_match=False)
-            test = subset(assembly, values[test_indices], dims_must_match=False)
-            scores.append(apply(train, test))
-        merged = _merge_splits(scores)
-        merged = apply_aggregate(aggregate, merged) if aggregate is not None else merged
-        return apply_aggregate(self.aggregate, merged)
+        return _cross_validate(self._split, splits, lambda train, test: apply(
+            subset(assembly, values[train], dims_must_match=False),
+            subset(assembly, values[test], dims_must_match=False)), aggregate)
 
     def aggregate(self, score):
         return self._split.aggregate(score)
@@ -165,18 +165,17 @@ class CrossValidation:
         if source_values != sorted(np.asarray(target[self._split_coord].values).tolist()):
             raise ValueError(f"source and target must hold the same {self._split_coord!r} values")
         values, splits = self._split.build_splits(target)
-        scores = []
-        for train_indices, test_indices in progress(splits, desc="cross-validation", unit="split"):
+
+        def score_split(train_indices, test_indices):
             if self._preprocess_indices is not None:
                 train_indices, test_indices = self._preprocess_indices(train_indices, test_indices, source)
             train_values, test_values = values[train_indices], values[test_indices]
-            scores.append(apply(subset(source, train_values, dims_must_match=False),
-                                subset(target, train_values, dims_must_match=False),
-                                subset(source, test_values, dims_must_match=False),
-                                subset(target, test_values, dims_must_match=False)))
-        merged = _merge_splits(scores)
-        merged = apply_aggregate(aggregate, merged) if aggregate is not None else merged
-        return apply_aggregate(self.aggregate, merged)
+            return apply(subset(source, train_values, dims_must_match=False),
+                         subset(target, train_values, dims_must_match=False),
+                         subset(source, test_values, dims_must_match=False),
+                         subset(target, test_values, dims_must_match=False))
+
+        return _cross_validate(self._split, splits, score_split, aggregate)
 
     def aggregate(self, score):
         return self._split.aggregate(score)
