@@ -88,3 +88,51 @@ def test_benchmark_with_precomputed_features(tmp_path):
         from brainscore_vision.benchmark_helpers import check_standard_format
 
         check_standard_format(source)
+
+
+def _temporal_pair(seed=3, n=30, p=5, q=2, t=3):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, p, t))
+    y = np.einsum("npt,pq->nqt", x, rng.normal(size=(p, q))) + 0.1 * rng.normal(size=(n, q, t))
+    def assembly(values, prefix):
+        return NeuroidAssembly(values, coords={"stimulus_id": ("presentation", [f"im{i}" for i in range(n)]),
+                                               "neuroid_id": ("neuroid", [f"{prefix}{i}" for i in range(values.shape[1])]),
+                                               "time_bin_start": ("time_bin", [0, 50, 100][:t]),
+                                               "time_bin_end": ("time_bin", [50, 100, 150][:t])},
+                               dims=["presentation", "neuroid", "time_bin"])
+    return assembly(x, "f"), assembly(y, "n"), x, y
+
+
+def test_temporal_helpers_equal_a_direct_computation():
+    from sklearn.linear_model import LinearRegression
+
+    from brainscore_vision.metric_helpers.temporal import (
+        PerTime,
+        PerTimeRegression,
+        SpanTime,
+        SpanTimeRegression,
+    )
+    from brainscore_vision.metric_helpers.xarray_utils import XarrayRegression
+
+    source, target, x, y = _temporal_pair()
+    per_time = PerTime(lambda a, b: float(np.corrcoef(a.values[:, 0], b.values[:, 0])[0, 1]))(source, target)
+    assert per_time.dims == ("time_bin",) and list(per_time["time_bin_start"].values) == [0, 50, 100]
+    np.testing.assert_allclose(per_time.values, [np.corrcoef(x[:, 0, k], y[:, 0, k])[0, 1] for k in range(3)])
+    folded = SpanTime(lambda a: a)(source)
+    # time bins become further presentations: time-major, then the 30 presentations
+    assert folded.dims == ("presentation", "neuroid") and folded.shape == (90, 5)
+    np.testing.assert_array_equal(folded.values, np.concatenate([x[:, :, k] for k in range(3)]))
+    assert list(folded["time_bin_start"].values[28:32]) == [0, 0, 50, 50]
+    shared = SpanTimeRegression(XarrayRegression(LinearRegression()))
+    shared.fit(source, target)
+    one_model = LinearRegression().fit(np.concatenate([x[:, :, k] for k in range(3)]),
+                                       np.concatenate([y[:, :, k] for k in range(3)]))
+    predicted = shared.predict(source).transpose("presentation", "neuroid", "time_bin")
+    for k in range(3):
+        np.testing.assert_allclose(predicted.values[:, :, k], one_model.predict(x[:, :, k]), atol=1e-10)
+    separate = PerTimeRegression(XarrayRegression(LinearRegression()))
+    separate.fit(source, target)
+    predicted = separate.predict(source).transpose("presentation", "neuroid", "time_bin")
+    for k in range(3):
+        own = LinearRegression().fit(x[:, :, k], y[:, :, k])
+        np.testing.assert_allclose(predicted.values[:, :, k], own.predict(x[:, :, k]), atol=1e-10)
