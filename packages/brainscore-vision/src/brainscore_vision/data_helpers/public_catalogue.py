@@ -93,6 +93,8 @@ def load_assembly_by_reference(identifier: str, entry: dict[str, Any] | None = N
         return load_assembly_from_s3(identifier=entry["s3_identifier"], version_id=entry.get("version_id"),
                                      sha1=entry["sha1"], bucket=entry["bucket"], cls=getattr(assemblies, entry["cls"]),
                                      stimulus_set_loader=stimulus_set_loader)
+    except PublicDataUnavailableError:  # its stimulus set could not be fetched: that message names the file
+        raise
     except ImportError as error:
         raise _unavailable("assembly", entry, ImportError(f"{error}; install brainio's S3 extra (boto3)")) from error
     except _network_errors() as error:
