@@ -54,6 +54,8 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "error_consistency": (f"{_PKG}.behavior.error_consistency", "ErrorConsistency", {}),
     "accuracy_distance": (f"{_PKG}.behavior.accuracy_distance", "AccuracyDistance", {}),
     "value_delta": (f"{_PKG}.behavior.value_delta", "ValueDelta", {}),
+    "threshold": (f"{_PKG}.behavior.threshold", "Threshold", {}),
+    "threshold_elevation": (f"{_PKG}.behavior.threshold", "ThresholdElevation", {}),
     # single-neuron properties (metrics B)
     "ks_similarity": (f"{_PKG}.properties.ks_similarity", "KSSimilarity", {}),
     # Brain-Score registers these as metrics too (the tutorials call ``load_metric('internal_consistency')``)

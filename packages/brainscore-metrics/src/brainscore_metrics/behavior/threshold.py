@@ -1,0 +1,267 @@
+"""``threshold`` and ``threshold_elevation``: psychometric thresholds compared with human thresholds (the Malania
+2007 family of Brain-Score).
+
+A model's responses (choice probabilities per stimulus, with the stimulus's ``image_label`` and the value of an
+``independent_variable`` such as a vernier offset) become a correctness rate per value of the variable; a
+cumulative-Gaussian psychometric function (Wichmann & Hill 2001, eq. 1; guess rate 0.5, lapse rate in [0.03, 0.5])
+is fitted by maximum likelihood from a grid of starting points; the threshold is where the fit crosses the
+threshold accuracy (default: halfway between the fit's values at the smallest and the largest measured value, the
+"inflection"). A fit fails, and the score is 0, when mean accuracy is below ``required_accuracy`` (0.6), when
+fewer than a third of the measured values precede the point after which performance only falls, when R^2 < 0.4, or
+when the threshold lies outside the measured range.
+
+Score against human thresholds ``t_i``: the mean over subjects of ``max(0, 1 - |t_i - model| / t_i)`` (0 when the
+model is off by 100 % or more); ``attrs['raw']`` per subject, ``attrs['error']`` their std. Ceiling: each subject
+in turn (chosen by ``RandomState(i).choice``, as Brain-Score draws them) scored against the others; mean and std.
+``threshold_elevation`` scores ``threshold(test condition) / threshold(baseline condition)`` the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.stats import norm
+
+from brainscore_core.metrics import Metric, Score
+
+__all__ = ["Threshold", "ThresholdElevation", "fit_psychometric", "inverse_psychometric_cum_gauss",
+           "psychometric_cum_gauss", "threshold_score"]
+
+FIT_FAIL = "fit_fail"
+LAPSE_BOUNDS = (0.03, 0.5)
+
+
+def psychometric_cum_gauss(x, alpha: float, beta: float, lambda_: float, gamma: float = 0.5):
+    """``gamma + (1 - gamma - lambda_) * Phi(alpha * (x - beta))`` (slope ``alpha``, mean ``beta``, lapse
+    ``lambda_``, guess rate ``gamma``)."""
+    return gamma + (1 - gamma - lambda_) * norm.cdf(alpha * (np.asarray(x, dtype=float) - beta))
+
+
+def inverse_psychometric_cum_gauss(y, alpha: float, beta: float, lambda_: float, gamma: float = 0.5):
+    """The ``x`` at which :func:`psychometric_cum_gauss` equals ``y``."""
+    return beta + norm.ppf((np.asarray(y, dtype=float) - gamma) / (1 - gamma - lambda_)) / alpha
+
+
+def _negative_log_likelihood(params, x, y) -> float:
+    p = psychometric_cum_gauss(x, *params)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(-np.sum(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def _negative_log_likelihood_and_gradient(params, x, y, gamma: float = 0.5):
+    """The negative log likelihood and its gradient in (alpha, beta, lapse): the optimiser needs a few evaluations
+    instead of finite differences (same optimum)."""
+    alpha, beta, lapse = params
+    z = alpha * (x - beta)
+    cdf, pdf = norm.cdf(z), norm.pdf(z)
+    p = gamma + (1 - gamma - lapse) * cdf
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = -np.sum(y * np.log(p) + (1 - y) * np.log(1 - p))
+        d_p = -(y / p - (1 - y) / (1 - p))
+    gradient = np.array([np.sum(d_p * (1 - gamma - lapse) * pdf * (x - beta)),
+                         np.sum(d_p * -(1 - gamma - lapse) * pdf * alpha),
+                         np.sum(d_p * -cdf)])
+    return float(value), gradient
+
+
+def fit_psychometric(x: np.ndarray, y: np.ndarray, alpha_values: np.ndarray | None = None,
+                     beta_values: np.ndarray | None = None) -> tuple[tuple[float, float, float] | None, float]:
+    """Maximum-likelihood fit of (alpha, beta, lapse) from every (alpha, beta) starting point of a grid.
+
+    Parameters
+    ----------
+    x, y : ndarray of shape (n_values,)
+        Measured values of the variable and the correctness rate at each.
+    alpha_values : ndarray, default=None
+        Starting slopes; None means ``logspace(-3, 1, 50)``.
+    beta_values : ndarray, default=None
+        Starting means; None means the measured ``x``.
+
+    Returns
+    -------
+    params : (alpha, beta, lapse) or None when every fit failed
+    r2 : float
+        Coefficient of determination of the best fit on ``y``.
+    """
+    alpha_values = np.logspace(-3, 1, 50) if alpha_values is None else alpha_values
+    beta_values = x if beta_values is None else beta_values
+    best, best_value = None, np.inf
+    for alpha in alpha_values:
+        for beta in beta_values:
+            try:
+                result = minimize(_negative_log_likelihood_and_gradient, np.array([alpha, beta, 1 - np.max(y)]),
+                                  args=(x, y), jac=True, method="L-BFGS-B",
+                                  bounds=((None, None), (None, None), LAPSE_BOUNDS))
+            except RuntimeError:  # a failed start; the others decide
+                continue
+            value = _negative_log_likelihood(result.x, x, y)
+            if value < best_value:
+                best, best_value = tuple(float(v) for v in result.x), value
+    if best is None:
+        return None, float("nan")
+    residual = np.sum((y - psychometric_cum_gauss(x, *best)) ** 2)
+    total = np.sum((y - np.mean(y)) ** 2)
+    return best, float(1 - residual / total) if total > 0 else float("nan")
+
+
+def threshold_score(source: float, targets) -> Score:
+    """Mean over targets of ``max(0, 1 - |target - source| / target)``; raw values and std in ``attrs``."""
+    targets = np.asarray(list(targets), dtype=float)
+    raw = np.maximum(1 - np.abs(targets - source) / targets, 0)
+    score = Score(float(raw.mean()))
+    score.attrs["raw"] = raw.tolist()
+    score.attrs["error"] = float(raw.std())
+    return score
+
+
+def _leave_one_out(values: list, score) -> Score:
+    """Each value in turn (drawn as Brain-Score draws it) scored against the others; mean and std."""
+    values = list(values)
+    scores = []
+    for i in range(len(values)):
+        held_out = np.random.RandomState(i).choice(values, replace=False)
+        values.remove(held_out)
+        scores.append(float(score(float(held_out), values)))
+        values.append(held_out)
+    ceiling = Score(float(np.mean(scores)))
+    ceiling.attrs["raw"] = scores
+    ceiling.attrs["error"] = float(np.std(scores))
+    return ceiling
+
+
+def _rates(x: np.ndarray, correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Correctness rate per unique value of ``x`` (sorted)."""
+    values, index = np.unique(x, return_inverse=True)
+    return values, np.bincount(index, weights=correct) / np.bincount(index)
+
+
+def _before_falling_off(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Drop the values from the first point after the maximum from which every later rate is at least one std below
+    the maximum; also whether at least a third remain."""
+    spread, peak = np.std(y), int(np.argmax(y))
+    cut = None
+    for index in range(peak + 1, len(y)):
+        if np.all(np.abs(y[index:] - y[peak]) >= spread):
+            cut = index
+            break
+    kept_x, kept_y = (x, y) if cut is None else (x[:cut], y[:cut])
+    return kept_x, kept_y, len(kept_y) / len(y) >= 1 / 3
+
+
+class Threshold(Metric):
+    """Psychometric threshold of a model against human thresholds.
+
+    Parameters
+    ----------
+    independent_variable : str
+        Presentation coordinate of the varied quantity (e.g. ``'vernier_offset'``).
+    fit_function, fit_inverse_function : callable, default cumulative Gaussian and its inverse
+    threshold_accuracy : 'inflection' or float, default='inflection'
+    required_accuracy : float, default=0.6
+    """
+
+    def __init__(self, independent_variable: str, fit_function=psychometric_cum_gauss,
+                 fit_inverse_function=inverse_psychometric_cum_gauss, threshold_accuracy="inflection",
+                 required_accuracy: float | None = 0.6):
+        self.independent_variable = independent_variable
+        self.fit_function = fit_function
+        self.fit_inverse_function = fit_inverse_function
+        self.threshold_accuracy = threshold_accuracy
+        self.required_accuracy = required_accuracy
+
+    def __call__(self, source, target) -> Score:
+        """``source``: model responses (``presentation x choice`` probabilities with ``image_label`` and the
+        independent variable) or a threshold (float); ``target``: human thresholds (list or PropertyAssembly)."""
+        if isinstance(source, (float, np.floating)):
+            model_threshold = float(source)
+        elif hasattr(source, "dims"):
+            model_threshold = self.compute_threshold(source)
+            if model_threshold == FIT_FAIL:
+                score = Score(0.0)
+                score.attrs["error"] = 0.0
+                score.attrs["fit"] = FIT_FAIL
+                return score
+        else:
+            raise TypeError(f"source must be a BehavioralAssembly or a float threshold, got {type(source).__name__}")
+        return threshold_score(model_threshold, _values(target))
+
+    def ceiling(self, assembly) -> Score:
+        """Each human threshold scored against the others (Brain-Score's draw), mean and std."""
+        return _leave_one_out(_values(assembly), threshold_score)
+
+    def correct(self, source) -> np.ndarray:
+        """1 where the most probable choice equals the stimulus's ``image_label``, else 0."""
+        probabilities = source.transpose("presentation", "choice")
+        chosen = np.asarray(probabilities["choice"].values)[np.argmax(probabilities.values, axis=1)]
+        return (chosen == np.asarray(probabilities["image_label"].values)).astype(float)
+
+    def compute_threshold(self, source):
+        """The model's threshold in units of the independent variable, or ``'fit_fail'``."""
+        if self.independent_variable not in source.coords:
+            raise KeyError(f"responses have no {self.independent_variable!r} coordinate (the independent variable)")
+        correct = self.correct(source)
+        if self.required_accuracy is not None and correct.mean() < self.required_accuracy:
+            return FIT_FAIL
+        x, y = _rates(np.asarray(source[self.independent_variable].values, dtype=float), correct)
+        x, y, enough = _before_falling_off(x, y)
+        if not enough:
+            return FIT_FAIL
+        params, r2 = fit_psychometric(x, y)
+        if params is None or not r2 >= 0.4:
+            return FIT_FAIL
+        if self.threshold_accuracy == "inflection":
+            low, high = self.fit_function(np.min(x), *params), self.fit_function(np.max(x), *params)
+            self.threshold_accuracy = float(low + (high - low) / 2)
+        threshold = float(self.fit_inverse_function(self.threshold_accuracy, *params))
+        if np.isnan(threshold) or threshold > np.max(x):
+            return FIT_FAIL
+        return threshold
+
+
+def _values(target) -> list:
+    return list(np.asarray(getattr(target, "values", target), dtype=float).ravel())
+
+
+class ThresholdElevation(Threshold):
+    """``threshold(test condition) / threshold(baseline condition)`` of a model against human elevations.
+
+    ``source`` is ``{baseline_condition: responses, test_condition: responses}`` or a float elevation; ``target`` is
+    a list of elevations, a PropertyAssembly of them, or ``{'baseline_assembly': ..., 'condition_assembly': ...}``
+    of human thresholds.
+    """
+
+    def __init__(self, independent_variable: str, baseline_condition: str, test_condition: str,
+                 threshold_accuracy="inflection", required_baseline_accuracy: float | None = 0.6,
+                 required_test_accuracy: float | None = 0.6):
+        super().__init__(independent_variable, threshold_accuracy=threshold_accuracy)
+        self.baseline_condition = baseline_condition
+        self.test_condition = test_condition
+        self.required_baseline_accuracy = required_baseline_accuracy
+        self.required_test_accuracy = required_test_accuracy
+
+    def __call__(self, source, target) -> Score:
+        if isinstance(source, (float, np.floating)):
+            elevation = float(source)
+        elif isinstance(source, dict):
+            baseline = Threshold(self.independent_variable, threshold_accuracy=self.threshold_accuracy,
+                                 required_accuracy=self.required_baseline_accuracy)
+            baseline_threshold = baseline.compute_threshold(source[self.baseline_condition])
+            test = Threshold(self.independent_variable, threshold_accuracy=baseline.threshold_accuracy,
+                             required_accuracy=self.required_test_accuracy)  # the baseline's inflection accuracy
+            test_threshold = test.compute_threshold(source[self.test_condition])
+            if FIT_FAIL in (baseline_threshold, test_threshold):
+                return Score(0.0)
+            elevation = test_threshold / baseline_threshold
+        else:
+            raise TypeError(f"source must be a dict of responses or a float elevation, got {type(source).__name__}")
+        return threshold_score(elevation, self._elevations(target))
+
+    def ceiling(self, assemblies) -> Score:
+        return _leave_one_out(self._elevations(assemblies), threshold_score)
+
+    @staticmethod
+    def _elevations(target) -> list:
+        if isinstance(target, dict):
+            return list(np.asarray(target["condition_assembly"].values, dtype=float) /
+                        np.asarray(target["baseline_assembly"].values, dtype=float))
+        return _values(target)
