@@ -7,7 +7,6 @@ from scipy.stats import norm
 from brainio.assemblies import BehavioralAssembly
 from brainscore_metrics.behavior.threshold import (
     Threshold,
-    ThresholdElevation,
     psychometric_cum_gauss,
     threshold_score,
 )
