@@ -17,7 +17,8 @@ from brainscore_vision.data_helpers import public_catalogue
                                                                     "MajajHong2015.IT.public-pls"),
     ("MajajHong2015.public.IT-pls", "MajajHong2015.IT.public-pls"),
     ("FreemanZiemba2013public.V1-pls", "FreemanZiemba2013.V1.public-pls"),
-    ("FreemanZiemba2013public.V2-pls", "FreemanZiemba2013.V2.public-pls")])
+    ("FreemanZiemba2013public.V2-pls", "FreemanZiemba2013.V2.public-pls"),
+    ("Rajalingham2018public-i2n", "Rajalingham2018-i2n")])
 def test_registered_with_brainscore_identifiers(identifier, expected):
     benchmark = brainscore_vision.load_benchmark(identifier)  # nothing is loaded yet
     assert benchmark.identifier == expected and benchmark.bibtex.startswith("@article")
@@ -30,6 +31,8 @@ def test_offline_the_first_load_fails_in_one_line(monkeypatch):
     with pytest.raises(public_catalogue.PublicDataUnavailableError) as raised:
         benchmark.ceiling  # noqa: B018
     assert "\n" not in str(raised.value) and "assy_dicarlo_MajajHong2015_public.nc" in str(raised.value)
+    with pytest.raises(public_catalogue.PublicDataUnavailableError, match="Rajalingham2018.public"):
+        brainscore_vision.load_benchmark("Rajalingham2018public-i2n").ceiling  # noqa: B018
 
 
 def _majajhong_like(n_images=40, repetitions=3, seed=0):
@@ -105,3 +108,55 @@ def test_majajhong_data_flow_on_a_local_s3_server(tmp_path, monkeypatch):
     finally:
         server.stop()
     assert pd.Index(it_trials["stimulus_id"].values).nunique() == 40
+
+
+def test_rajalingham_call_flow_on_generated_trials(tmp_path):
+    # the benchmark's flow (fit on the fitting images, look at the test images at 8 degrees, i2n, ceiled per split
+    # by the human split-half consistency) on generated trials, compared with the metric called directly
+    from PIL import Image
+
+    from brainio.assemblies import BehavioralAssembly, DataAssembly
+    from brainio.stimuli import StimulusSet
+    from brainscore_metrics.behavior.i2n import I2n, ceil_per_repetition
+    from brainscore_vision.benchmark_helpers.test_helper import PrecomputedFeatures
+    from brainscore_vision.benchmarks.public_reference.benchmark import (
+        Rajalingham2018PublicI2n,
+        rajalingham_assembly,
+    )
+
+    rng = np.random.default_rng(5)
+    objects = ["bear", "car", "dog", "face"]
+    images = [f"im{i:02d}" for i in range(16)]
+    truth_of = {image: objects[i % 4] for i, image in enumerate(images)}
+    for image in images:
+        Image.new("RGB", (16, 16), (int(rng.integers(255)), 0, 0)).save(tmp_path / f"{image}.png")
+    stimuli = StimulusSet(pd.DataFrame({"stimulus_id": images, "image_label": [truth_of[i] for i in images]}))
+    stimuli.stimulus_paths = {i: str(tmp_path / f"{i}.png") for i in images}
+    stimuli.identifier = "generated-objectome"
+    accuracy = dict(zip(images, rng.uniform(0.55, 0.95, size=16)))  # image difficulty varies
+    rows = []
+    for _ in range(1500):
+        image = images[int(rng.integers(16))]
+        distractor = str(rng.choice([o for o in objects if o != truth_of[image]]))
+        rows.append((image, truth_of[image], distractor,
+                     truth_of[image] if rng.random() < accuracy[image] else distractor))
+    image_ids, samples, distractors, choices = (list(column) for column in zip(*rows))
+    trials = BehavioralAssembly(choices, coords={"stimulus_id": ("presentation", image_ids),
+                                                 "truth": ("presentation", samples),
+                                                 "sample_obj": ("presentation", samples),
+                                                 "dist_obj": ("presentation", distractors),
+                                                 "choice": ("presentation", choices)}, dims=["presentation"])
+    trials.attrs["stimulus_set"] = stimuli
+    humans = rajalingham_assembly(trials)
+    assert humans["correct"].values.mean() == pytest.approx(np.mean(np.asarray(choices) == np.asarray(samples)))
+    logits = rng.normal(size=(16, 4))
+    logits[np.arange(16), [objects.index(truth_of[i]) for i in images]] += 4 * np.array(list(accuracy.values()))
+    probabilities = DataAssembly(np.exp(logits) / np.exp(logits).sum(1, keepdims=True),
+                                 coords={"stimulus_id": ("presentation", images), "choice": ("choice", objects)},
+                                 dims=["presentation", "choice"])
+    benchmark = Rajalingham2018PublicI2n()
+    benchmark._assembly, benchmark._fitting_stimuli = humans, stimuli
+    score = benchmark(PrecomputedFeatures(probabilities, visual_degrees=8))
+    expected = ceil_per_repetition(I2n()(probabilities, humans), I2n().ceiling(humans, skipna=True))
+    assert np.isfinite(float(expected))
+    assert float(score) == pytest.approx(float(expected), abs=1e-12)

@@ -7,6 +7,11 @@ one line naming the identifier, the bucket and the key.
     Macaque V4 / IT multi-unit responses to the HvM images (Majaj, Hong et al. 2015), 70-170 ms. NeuralBenchmark:
     8 degrees, 50 trials, ``pls`` cross-validated with splits stratified on ``object_name``, internal-consistency
     ceiling over the repetitions; version 4.
+``Rajalingham2018-i2n`` (registered as ``Rajalingham2018public-i2n``, on the public half of the data)
+    Human object-recognition behaviour (Rajalingham et al. 2018, match-to-sample): the model is fitted on the
+    ``objectome.public`` images (``probabilities`` task), looks at the test images at 8 degrees (2 trials); metric
+    ``i2n``; ceiling the split-half consistency of the human trials (``skipna``); score per split
+    ``raw / sqrt(ceiling)``, averaged; parent ``behavior``, version 2.
 ``FreemanZiemba2013.{V1,V2}.public-pls`` (registered as ``FreemanZiemba2013public.{V1,V2}-pls``)
     Macaque V1 / V2 responses to textures and noise (Freeman, Ziemba et al. 2013), averaged over the 1-ms bins of
     50-200 ms. 4 degrees, 20 trials, ``pls`` stratified on ``texture_type``; version 1.
@@ -16,11 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_vision import load_ceiling, load_dataset, load_metric
+from brainscore_core.benchmarks import BenchmarkBase
+from brainscore_vision import load_ceiling, load_dataset, load_metric, load_stimulus_set
 from brainscore_vision.benchmark_helpers.neural_common import NeuralBenchmark, average_repetition
 from brainscore_vision.utils import LazyLoad
 
-__all__ = ["FreemanZiemba2013PublicPLS", "MajajHong2015PublicPLS", "freemanziemba_assembly", "majajhong_assembly"]
+__all__ = ["FreemanZiemba2013PublicPLS", "MajajHong2015PublicPLS", "Rajalingham2018PublicI2n", "freemanziemba_assembly",
+           "majajhong_assembly", "rajalingham_assembly"]
 
 MAJAJHONG_BIBTEX = """@article{majaj2015simple,
   title   = {Simple learned weighted sums of inferior temporal neuronal firing rates accurately predict human core
@@ -85,3 +92,49 @@ def FreemanZiemba2013PublicPLS(region: str) -> NeuralBenchmark:
         similarity_metric=load_metric("pls", crossvalidation_kwargs={"stratification_coord": "texture_type"}),
         visual_degrees=4, number_of_trials=20, ceiling_func=lambda: ceiler(repetitions), parent=region,
         bibtex=FREEMANZIEMBA_BIBTEX, region=region, timebins=[(50, 200)])
+
+
+RAJALINGHAM_BIBTEX = """@article{rajalingham2018large,
+  title   = {Large-scale, high-resolution comparison of the core visual object recognition behavior of humans, monkeys,
+             and state-of-the-art deep artificial neural networks},
+  author  = {Rajalingham, Rishi and Issa, Elias B. and Bashivan, Pouya and Kar, Kohitij and Schmidt, Kailyn and
+             DiCarlo, James J.},
+  journal = {Journal of Neuroscience}, volume = {38}, number = {33}, pages = {7255--7269}, year = {2018},
+  doi     = {10.1523/JNEUROSCI.0388-18.2018}
+}"""
+
+
+def rajalingham_assembly(assembly=None):
+    """``Rajalingham2018.public`` with a ``correct`` coordinate (``choice == sample_obj``)."""
+    assembly = load_dataset("Rajalingham2018.public") if assembly is None else assembly
+    correct = np.asarray(assembly["choice"].values) == np.asarray(assembly["sample_obj"].values)
+    return assembly.assign_coords(correct=("presentation", correct))
+
+
+class Rajalingham2018PublicI2n(BenchmarkBase):
+    """``Rajalingham2018public-i2n`` (identifier ``Rajalingham2018-i2n``, as Brain-Score names it)."""
+
+    visual_degrees = 8
+    number_of_trials = 2
+
+    def __init__(self):
+        self._metric = load_metric("i2n")
+        self._assembly = LazyLoad(rajalingham_assembly)
+        self._fitting_stimuli = LazyLoad(lambda: load_stimulus_set("objectome.public"))
+        super().__init__(identifier="Rajalingham2018-i2n", version=2, parent="behavior", bibtex=RAJALINGHAM_BIBTEX,
+                         ceiling_func=lambda: self._metric.ceiling(self._assembly, skipna=True))
+
+    def __call__(self, candidate):
+        from brainscore_metrics.behavior.i2n import ceil_per_repetition
+        from brainscore_vision.benchmark_helpers.screen import place_on_screen
+        from brainscore_vision.model_interface import BrainModel
+        from brainscore_vision.utils import resolve
+
+        fitting = place_on_screen(resolve(self._fitting_stimuli), target_visual_degrees=candidate.visual_degrees(),
+                                  source_visual_degrees=self.visual_degrees)
+        candidate.start_task(BrainModel.Task.probabilities, fitting)
+        assembly = resolve(self._assembly)
+        stimuli = place_on_screen(assembly.stimulus_set, target_visual_degrees=candidate.visual_degrees(),
+                                  source_visual_degrees=self.visual_degrees)
+        probabilities = candidate.look_at(stimuli, number_of_trials=self.number_of_trials)
+        return ceil_per_repetition(self._metric(probabilities, assembly), self.ceiling)
