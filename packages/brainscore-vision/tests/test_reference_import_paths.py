@@ -136,3 +136,30 @@ def test_temporal_helpers_equal_a_direct_computation():
     for k in range(3):
         own = LinearRegression().fit(x[:, :, k], y[:, :, k])
         np.testing.assert_allclose(predicted.values[:, :, k], own.predict(x[:, :, k]), atol=1e-10)
+
+
+def test_image_converter_matches_the_screen(tmp_path):
+    from PIL import Image
+
+    from brainscore_vision.benchmark_helpers.screen import ImageConverter, convert_image
+
+    source = tmp_path / "in" / "im.png"
+    source.parent.mkdir()
+    Image.fromarray(np.arange(10 * 12 * 3, dtype=np.uint8).reshape(10, 12, 3)).save(source)
+    converter = ImageConverter(tmp_path / "out")
+    assert converter.convert_image(str(source), 8, 8) == str(source)
+    enlarged = converter.convert_image(str(source), 4, 8)  # ratio 2: a 24 x 20 gray canvas, the image centred
+    with Image.open(enlarged) as converted, Image.open(source) as original:
+        pixels = np.asarray(converted)
+        assert converted.size == (24, 20)
+        np.testing.assert_array_equal(pixels, np.asarray(convert_image(original, 2.0)))
+        assert (pixels[0, 0] == 128).all()  # the gray border
+        np.testing.assert_array_equal(pixels[5:15, 6:18], np.asarray(original))
+
+
+def test_subset_under_both_import_paths():
+    from brainio.transform import index_efficient, subset
+    from brainscore_core.supported_data_standards.brainio.transform import index_efficient as core_index_efficient
+    from brainscore_core.supported_data_standards.brainio.transform import subset as core_subset
+
+    assert core_subset is subset and core_index_efficient is index_efficient

@@ -22,7 +22,7 @@ from brainio.digest import stimulus_set_digest
 from brainio.stimuli import StimulusSet
 from brainscore_vision._paths import brainscore_home
 
-__all__ = ["ScreenError", "convert_image", "place_on_screen"]
+__all__ = ["ImageConverter", "ScreenError", "convert_image", "place_on_screen"]
 
 GRAY = (128, 128, 128)
 _COMPLETE_MARKER = ".complete.json"
@@ -154,3 +154,41 @@ def _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory: 
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
+
+
+class ImageConverter:
+    """Brain-Score's per-image converter (``benchmark_helpers.screen.ImageConverter``), on :func:`convert_image`.
+
+    Parameters
+    ----------
+    target_dir : path-like
+        Where converted images are written (under their own file names).
+    """
+
+    def __init__(self, target_dir):
+        self._target_dir = Path(target_dir)
+
+    def convert_image(self, image_path, source_degrees: float, target_degrees: float) -> str:
+        """The path of ``image_path`` shown at ``target_degrees`` instead of ``source_degrees`` (the path itself when
+        they are equal); the converted file is written atomically."""
+        if source_degrees == target_degrees:
+            return image_path
+        with Image.open(image_path) as image:
+            converted = self.apply_ratio(image, target_degrees / source_degrees)
+        self._target_dir.mkdir(parents=True, exist_ok=True)
+        target = self._target_dir / os.path.basename(image_path)
+        handle, temporary = tempfile.mkstemp(dir=self._target_dir, suffix=target.suffix)
+        os.close(handle)
+        try:
+            converted.save(temporary, format=Image.registered_extensions().get(target.suffix.lower(), "PNG"))
+            os.replace(temporary, target)
+        finally:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+        return str(target)
+
+    def apply_ratio(self, image: Image.Image, ratio: float, background_color="gray") -> Image.Image:
+        """``image`` enlarged onto a gray canvas (``ratio >= 1``) or centre-cropped (``ratio < 1``)."""
+        if background_color not in ("gray", "grey", GRAY):
+            raise ValueError(f"only the gray background {GRAY} is supported, got {background_color!r}")
+        return convert_image(image, ratio)
