@@ -159,7 +159,9 @@ def test_image_converter_matches_the_screen(tmp_path):
 
 def test_subset_under_both_import_paths():
     from brainio.transform import index_efficient, subset
-    from brainscore_core.supported_data_standards.brainio.transform import index_efficient as core_index_efficient
+    from brainscore_core.supported_data_standards.brainio.transform import (
+        index_efficient as core_index_efficient,
+    )
     from brainscore_core.supported_data_standards.brainio.transform import subset as core_subset
 
     assert core_subset is subset and core_index_efficient is index_efficient
