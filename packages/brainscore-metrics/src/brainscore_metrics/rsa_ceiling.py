@@ -54,7 +54,7 @@ def rsa_noise_ceiling(triangles: np.ndarray, subjects: np.ndarray) -> tuple[np.n
     """
     subjects = np.asarray(subjects)
     if len(np.unique(subjects)) < 2:
-        raise RDMFormatError(f"the RSA ceiling needs RDMs of at least 2 subjects, got {list(np.unique(subjects))}")
+        raise RDMFormatError(f"the RSA ceiling needs RDMs of at least 2 subjects, got {np.unique(subjects).tolist()}")
     upper = spearman_matrix(triangles, triangles.mean(axis=0, keepdims=True))[:, 0]
     lower = np.empty(len(triangles))
     for subject in np.unique(subjects):

@@ -158,7 +158,7 @@ class ErrorConsistency(Metric):
         ids = ids[order]
         if len(np.unique(ids)) != len(ids):
             repeated = np.unique(ids[np.r_[False, ids[1:] == ids[:-1]]])[:5]
-            raise BehaviorInputError(f"source: duplicate {self.comparison_coord} {list(repeated)}; "
+            raise BehaviorInputError(f"source: duplicate {self.comparison_coord} {repeated.tolist()}; "
                                      "one trial per stimulus expected")
         return ids, trials["correct"][order]
 
@@ -170,7 +170,7 @@ class ErrorConsistency(Metric):
         positions = np.minimum(np.searchsorted(stimuli, ids), len(stimuli) - 1)
         missing = stimuli[positions] != ids
         if missing.any():
-            raise BehaviorInputError(f"{what}: {self.comparison_coord} {list(np.unique(ids[missing])[:5])} "
+            raise BehaviorInputError(f"{what}: {self.comparison_coord} {np.unique(ids[missing])[:5].tolist()} "
                                      f"({len(np.unique(ids[missing]))} in all) are missing from the assembly "
                                      "compared with")
         tables = []

@@ -119,7 +119,7 @@ def _source_degrees(stimulus_set: StimulusSet, source_visual_degrees: float | No
     else:
         sources = stimulus_set["degrees"].to_numpy(dtype=float)
     if np.any(~np.isfinite(sources)) or np.any(sources <= 0):
-        raise ScreenError(f"source visual degrees must be positive and finite, got {np.unique(sources)}")
+        raise ScreenError(f"source visual degrees must be positive and finite, got {np.unique(sources).tolist()}")
     return sources
 
 
