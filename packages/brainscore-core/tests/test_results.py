@@ -47,7 +47,8 @@ def test_add_and_read_back(results_url):
     assert row["comment"] == "layers: {'IT': 'features.12'}"
     assert json.loads(row["layer_map"]) == {"IT": "features.12"}
     assert json.loads(row["provenance"]) == {"data_sha1": "abc", "model": "def"}
-    assert json.loads(row["attrs"]) == {"error": 0.02, "comment": "layers: {'IT': 'features.12'}"}
+    assert json.loads(row["attrs"]) == {"error": 0.02, "comment": "layers: {'IT': 'features.12'}",
+                                        "normalization": "raw² / ceiling"}  # the rule explained_variance applied
     assert row["timestamp"] == "2026-01-02T03:04:05+00:00"
 
 

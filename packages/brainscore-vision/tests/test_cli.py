@@ -116,3 +116,16 @@ def test_python_dash_m_reference_form(kriegeskorte_raw):
         timeout=600)
     assert completed.returncode == 0, completed.stderr
     assert "Score" in completed.stdout
+
+
+def test_the_table_names_how_each_ceiled_score_follows_from_raw_and_ceiling():
+    from brainscore_core.metrics import Score
+    from brainscore_core.normalization import ceil_score, explained_variance
+    from brainscore_vision._cli_rows import NORMALIZATION_NOTE, format_table, score_row
+
+    neural = explained_variance(Score(0.6), Score(0.8))  # 0.36 / 0.8 = 0.45
+    rsa = ceil_score(Score(0.3), Score(0.6))  # 0.5
+    rows = [score_row("m", "neural", neural, 1.0), score_row("m", "rsa", rsa, 1.0)]
+    assert [row["rule"] for row in rows] == ["raw² / ceiling", "raw / ceiling"]
+    table = format_table(rows)
+    assert "rule" in table.splitlines()[0] and "0.4500  raw² / ceiling" in table and table.endswith(NORMALIZATION_NOTE)

@@ -64,7 +64,8 @@ def explained_variance(raw: Any, ceiling: Any, *,
     r, c = _center(raw), _center(ceiling)
     value = r ** 2 / c if rule == "r2_over_ceiling" else (r / c) ** 2
     result = Score(value)
-    result.attrs = {Score.RAW_VALUES_KEY: raw, "ceiling": ceiling}
+    result.attrs = {Score.RAW_VALUES_KEY: raw, "ceiling": ceiling,
+                    "normalization": "raw² / ceiling" if rule == "r2_over_ceiling" else "(raw / ceiling)²"}
     _, error = score_center_error(raw)
     if error is not None:
         result.attrs["error"] = error
@@ -95,7 +96,7 @@ def ceil_score(raw: Any, ceiling: Any) -> Score:
     raw, ceiling = _as_score(raw), _as_score(ceiling)
     c = _center(ceiling)
     result = Score(_center(raw) / c)
-    result.attrs = {Score.RAW_VALUES_KEY: raw, "ceiling": ceiling}
+    result.attrs = {Score.RAW_VALUES_KEY: raw, "ceiling": ceiling, "normalization": "raw / ceiling"}
     _, error = score_center_error(raw)
     if error is not None:
         scaled = error / c

@@ -9,7 +9,7 @@ import numpy as np
 
 __all__ = ["format_table", "model_layers", "score_row", "store_arguments", "to_float"]
 
-COLUMNS = ("model", "benchmark", "raw", "ceiling", "score", "error", "layers", "elapsed")
+COLUMNS = ("model", "benchmark", "raw", "ceiling", "score", "rule", "error", "layers", "elapsed")
 
 
 def to_float(value: Any) -> float:
@@ -28,6 +28,20 @@ def to_float(value: Any) -> float:
     return float(array.mean()) if array.size > 1 else float(array.reshape(-1)[0])
 
 
+def normalization_of(score) -> str:
+    """How the ceiled score follows from raw and ceiling (the benchmark's ``attrs['normalization']``)."""
+    rule = getattr(score, "attrs", {}).get("normalization")
+    if rule is None:
+        return "-"
+    return str(rule).replace("^2", "²")
+
+
+#: printed under the table: every rule a built-in benchmark uses
+NORMALIZATION_NOTE = ("ceiled score = the 'rule' column: raw² / ceiling (neural predictivity, explained variance), "
+                      "raw / ceiling (RSA, error consistency), (raw / ceiling)² (Coggan2024 fMRI), none (ceiling 1); "
+                      "clipped to [0, 1] where the benchmark clips")
+
+
 def score_row(model: str, benchmark: str, score, elapsed: float, layer_map=None) -> dict[str, Any]:
     """One table row: model, benchmark, raw, ceiling, ceiled score, error, layer map, elapsed seconds."""
     attrs = getattr(score, "attrs", {})
@@ -37,6 +51,7 @@ def score_row(model: str, benchmark: str, score, elapsed: float, layer_map=None)
         "raw": to_float(attrs.get("raw")),
         "ceiling": to_float(attrs.get("ceiling")),
         "score": to_float(score),
+        "rule": normalization_of(score),
         "error": to_float(attrs.get("error")),
         "layers": ", ".join(f"{region}: {layer}" for region, layer in dict(layer_map or {}).items()) or "-",
         "elapsed": elapsed,
@@ -91,11 +106,12 @@ def _cell(value: Any, column: str) -> str:
 def format_table(rows: list[dict[str, Any]]) -> str:
     """Rows as a fixed-width text table (numbers to 4 decimals, NaN shown as '-')."""
     cells = [[_cell(row.get(column), column) for column in COLUMNS] for row in rows]
-    headers = ["model", "benchmark", "raw", "ceiling", "ceiled score", "error", "layer map", "elapsed"]
+    headers = ["model", "benchmark", "raw", "ceiling", "ceiled score", "rule", "error", "layer map", "elapsed"]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
-    numeric = {2, 3, 4, 5, 7}
+    numeric = {2, 3, 4, 6, 8}
 
     def line(values):
         return "  ".join(v.rjust(w) if i in numeric else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths)))
 
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in cells), "",
+                      NORMALIZATION_NOTE])

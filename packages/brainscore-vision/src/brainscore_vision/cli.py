@@ -40,7 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brainscore", description="Score vision models on brain benchmarks.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    score = commands.add_parser("score", help="score models on benchmarks and store the results")
+    score = commands.add_parser(
+        "score", help="score models on benchmarks and store the results",
+        description="Score models on benchmarks. The table shows the raw score, the ceiling and the ceiled score; the "
+                    "'rule' column says how the ceiled score follows from them: raw² / ceiling for neural "
+                    "predictivity (explained variance), raw / ceiling for RSA and error consistency, "
+                    "(raw / ceiling)² for Coggan2024 fMRI, none where the ceiling is 1.")
     score.add_argument("--model", action="append", required=True, dest="models", metavar="MODEL",
                        help="model identifier (repeat for several)")
     score.add_argument("--benchmark", action="append", required=True, dest="benchmarks", metavar="BENCHMARK",

@@ -165,7 +165,8 @@ class Geirhos2021ErrorConsistency(_Geirhos2021):
         raw = self._metric(source, resolve(self._humans))
         ceiling = self.ceiling
         score = Score(float(raw) / float(ceiling))
-        score.attrs.update(raw=raw, ceiling=ceiling, normalization="raw / ceiling", bibtex=self.bibtex)
+        score.attrs.update(raw=raw, ceiling=ceiling, normalization="raw / ceiling", bibtex=self.bibtex,
+                           error=float(raw.attrs["error"]) / float(ceiling))
         return bound_score(score)
 
 
