@@ -23,6 +23,7 @@ from filelock import FileLock
 
 from ._files import atomic_path, sha1_hash
 from .errors import Sha1MismatchError, UnsafeArchiveError
+from .files import apply_umask
 
 __all__ = ["cache_home", "extract_zip", "fetch_verified"]
 
@@ -128,6 +129,7 @@ def extract_zip(zip_path: Path, destination: Path, home: Path | None = None, *, 
         if destination.exists():
             return destination
         temp = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent))
+        apply_umask(temp, directory=True)
         try:
             with zipfile.ZipFile(zip_path) as archive:
                 members = _safe_members(archive, temp)

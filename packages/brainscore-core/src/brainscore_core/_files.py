@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,17 +15,8 @@ def brainscore_home() -> Path:
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> None:
-    """Call ``write(temp_path)`` on a temporary file beside ``path``, then rename it to ``path``.
+    """Call ``write(temp_path)`` on a temporary file beside ``path``, then rename it to ``path``
+    (:func:`brainio.files.atomic_write`: readers see the old file or the complete new one; umask permissions)."""
+    from brainio.files import atomic_write as _atomic_write
 
-    Readers see either the old file or the complete new one, never a half-written file.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
-    try:
-        write(Path(temp))
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    _atomic_write(path, write)

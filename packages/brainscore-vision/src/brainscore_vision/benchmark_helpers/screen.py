@@ -19,6 +19,7 @@ from PIL import Image
 from tqdm.auto import tqdm
 
 from brainio.digest import stimulus_set_digest
+from brainio.files import apply_umask, atomic_path
 from brainio.stimuli import StimulusSet
 from brainscore_vision._paths import brainscore_home
 
@@ -134,6 +135,7 @@ def _target_names(stimulus_set: StimulusSet, stimulus_ids: list[str]) -> list[st
 def _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory: Path, identifier: str) -> None:
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    apply_umask(staging, directory=True)
     try:
         for sid, name, source in tqdm(list(zip(stimulus_ids, names, sources)), desc=f"placing on screen ({identifier})",
                                       unit="stimulus", disable=None):
@@ -177,14 +179,8 @@ class ImageConverter:
             converted = self.apply_ratio(image, target_degrees / source_degrees)
         self._target_dir.mkdir(parents=True, exist_ok=True)
         target = self._target_dir / os.path.basename(image_path)
-        handle, temporary = tempfile.mkstemp(dir=self._target_dir, suffix=target.suffix)
-        os.close(handle)
-        try:
+        with atomic_path(target) as temporary:
             converted.save(temporary, format=Image.registered_extensions().get(target.suffix.lower(), "PNG"))
-            os.replace(temporary, target)
-        finally:
-            if os.path.exists(temporary):
-                os.remove(temporary)
         return str(target)
 
     def apply_ratio(self, image: Image.Image, ratio: float, background_color="gray") -> Image.Image:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -261,12 +260,7 @@ def _bucket() -> str:
 
 
 def _write_json_atomically(path: Path, content: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as stream:
-            json.dump(content, stream, indent=2, sort_keys=True)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    from brainio.files import atomic_write
+
+    atomic_write(path, lambda temporary: temporary.write_text(json.dumps(content, indent=2, sort_keys=True)),
+                 durable=True)  # the store's manifest: flushed before it replaces the old one

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from brainio.files import apply_umask
+
 from .assets import CSS, JS
 from .benchmark_page import benchmark_body
 from .facts import InstalledBenchmarks
@@ -127,6 +129,7 @@ def build_report(
         rows = load_rows(results_url)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
+    apply_umask(build, directory=True)
     try:
         build.chmod(0o755)
         _render(build, rows, _store_label(results_url), use_plugins)
