@@ -203,3 +203,24 @@ def test_a_benchmark_returning_none_is_named():
 
     with pytest.raises(TypeError, match=r"'Lab.forgot-return' returned None.*return score"):
         score_benchmark(Forgetful(), 1)
+
+
+def test_a_damaged_ceiling_record_is_a_miss_with_a_warning(tmp_path):
+    import json
+
+    from brainscore_core._ceiling_cache import CeilingCache
+    from brainscore_core.metrics import Score
+
+    cache = CeilingCache(tmp_path)
+    ceiling = Score(0.75)
+    ceiling.attrs["error"] = 0.01
+    path = cache.save(ceiling, "Lab.IT-pls", 1, "d" * 40)
+    assert float(cache.load("Lab.IT-pls", 1, "d" * 40)) == 0.75
+    record = json.loads(path.read_text())
+    record["value"] = 0.57  # a single changed digit: still valid JSON, a wrong ceiling if it were used
+    path.write_text(json.dumps(record))
+    with pytest.warns(RuntimeWarning, match="fails its content check"):
+        assert cache.load("Lab.IT-pls", 1, "d" * 40) is None
+    path.write_text(path.read_text().replace('"attrs"', '"attrz"'))  # a missing key: a miss, never a KeyError
+    with pytest.warns(RuntimeWarning):
+        assert cache.load("Lab.IT-pls", 1, "d" * 40) is None

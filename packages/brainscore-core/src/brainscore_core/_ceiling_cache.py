@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from brainscore_core.score import Score
 
 __all__ = ["CeilingCache", "caching_disabled", "data_digest"]
 
-FORMAT = 1
+FORMAT = 2  # 2: records carry a sha1 of their own content
 
 
 def caching_disabled() -> bool:
@@ -106,11 +107,17 @@ class CeilingCache:
         return self.directory / _safe_name(identifier) / f"v{_safe_name(str(version))}-{digest}.json"
 
     def load(self, identifier: str, version: Any, digest: str) -> Score | None:
-        """The cached ceiling, or None when absent, unreadable or failing its sha1 check."""
+        """The cached ceiling, or None when absent, unreadable or failing its sha1 checks (the record's own content
+        digest, and each array file's); a damaged record is a miss with a warning, and is recomputed."""
         path = self.path(identifier, version, digest)
         try:
             record = json.loads(path.read_text())
             if record.get("format") != FORMAT or record.get("data_digest") != digest:
+                return None
+            stored = record.pop("record_sha1", None)
+            if stored != _record_digest(record):
+                warnings.warn(f"ceiling cache record {path} fails its content check (damaged or edited); "
+                              "recomputing the ceiling", RuntimeWarning, stacklevel=2)
                 return None
             arrays = {key: self._read_array(path.parent / entry["file"], entry["sha1"])
                       for key, entry in record["arrays"].items()}
@@ -139,6 +146,7 @@ class CeilingCache:
                 arrays[key] = self._write_array(item, path, _safe_name(key))
             elif _plain(item) is not None:
                 record["attrs"][key] = _plain(item)
+        record["record_sha1"] = _record_digest(record)
         atomic_write(path, lambda temp: temp.write_text(json.dumps(record, indent=1, sort_keys=True)))
         return path
 
@@ -160,6 +168,11 @@ class CeilingCache:
         if hashlib.sha1(path.read_bytes()).hexdigest() != sha1:
             return None
         return read_netcdf(path, cls="DataAssembly")
+
+
+def _record_digest(record: dict[str, Any]) -> str:
+    """sha1 of the record's canonical JSON (without its own digest field)."""
+    return hashlib.sha1(json.dumps(record, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def _number(value: Any) -> Any:
