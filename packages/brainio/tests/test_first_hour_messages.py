@@ -51,3 +51,13 @@ def test_legacy_image_id_gets_a_rename_hint_and_missing_files_are_listed_once(on
     twice.stimulus_paths = {"b": str(folder / "nope.png")}
     (problem,) = [p for p in check_stimulus_set(twice) if "not found" in p]
     assert problem.count("nope.png") == 1
+
+
+@pytest.mark.parametrize("sha1", ["../../etc", "A" * 40, "abc", None, "0" * 39 + "/"])
+def test_a_sha1_that_is_not_40_hex_digits_is_refused_before_touching_the_cache(sha1, tmp_path):
+    from brainio.cache import fetch_verified
+    from brainio.stores import LocalStore
+
+    with pytest.raises(ValueError, match="40 lowercase hex digits"):
+        fetch_verified(LocalStore(tmp_path / "store"), "x.csv", sha1, home=tmp_path / "home")
+    assert not (tmp_path / "home").exists() or not any((tmp_path / "home").iterdir())

@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import zipfile
@@ -69,6 +70,16 @@ def _write_marker(path: Path, sha1: str) -> None:
         temp.write_text(json.dumps({"sha1": sha1, **_stamp(path)}))
 
 
+_SHA1 = re.compile(r"[0-9a-f]{40}")
+
+
+def check_sha1(sha1: object, what: str) -> None:
+    """Raise ``ValueError`` naming ``what`` unless ``sha1`` is 40 lowercase hex digits (it becomes a folder name:
+    anything else could point outside the cache)."""
+    if not isinstance(sha1, str) or not _SHA1.fullmatch(sha1):
+        raise ValueError(f"{what}: the recorded sha1 must be 40 lowercase hex digits, got {sha1!r}")
+
+
 def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, home: Path | None = None) -> Path:
     """Path of the cached, verified copy of ``key`` from ``store``; downloads it when needed.
 
@@ -78,6 +89,7 @@ def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, ho
         When the downloaded bytes do not hash to ``sha1`` (nothing is left in the cache).
     """
     home = Path(home) if home is not None else cache_home()
+    check_sha1(sha1, f"{store!r}:{key}")
     target = home / sha1 / PurePosixPath(key).name
     with _lock(f"{sha1}-{target.name}", home):
         if target.exists():
