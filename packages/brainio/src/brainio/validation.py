@@ -15,9 +15,8 @@ import xarray as xr
 
 from .assemblies import resolve_assembly_class
 from .coords import walk_coords
-from .errors import ValidationError
 
-__all__ = ["check_assembly", "check_stimulus_set", "validate_assembly", "validate_stimulus_set"]
+__all__ = ["check_assembly", "check_stimulus_set"]
 
 _SHOW = 10
 RESERVED_COLUMNS = ("filename",)
@@ -116,18 +115,3 @@ def check_assembly(assembly: xr.DataArray, assembly_class: str | type = "DataAss
             problems.append(f"{int(nan.sum())} NaN values (pass allow_nan=True if they are expected), at "
                             + "; ".join(where))
     return problems
-
-
-def validate_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True) -> None:
-    """Raise :class:`ValidationError` listing every problem found by :func:`check_stimulus_set`."""
-    problems = check_stimulus_set(stimulus_set, require_files=require_files)
-    if problems:
-        raise ValidationError(problems)
-
-
-def validate_assembly(assembly: xr.DataArray, assembly_class: str | type = "DataAssembly",
-                      stimulus_set: pd.DataFrame | None = None, *, allow_nan: bool = False) -> None:
-    """Raise :class:`ValidationError` listing every problem found by :func:`check_assembly`."""
-    problems = check_assembly(assembly, assembly_class, stimulus_set, allow_nan=allow_nan)
-    if problems:
-        raise ValidationError(problems)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import math
 from typing import Any
 
 import numpy as np
@@ -167,11 +166,3 @@ def score_center_error(score: Any) -> tuple[Any, Any]:
     elif error is not None:
         error = float(error) if np.ndim(error) == 0 else error
     return score_center(score), error
-
-
-def is_finite_number(value: Any) -> bool:
-    """True for a single finite number."""
-    try:
-        return math.isfinite(float(value))
-    except (TypeError, ValueError):
-        return False

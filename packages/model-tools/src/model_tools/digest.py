@@ -51,11 +51,6 @@ def weights_digest(model: Any) -> str:
     return sha.hexdigest()
 
 
-def bytes_digest(data: bytes) -> str:
-    """sha1 hex of raw bytes."""
-    return hashlib.sha1(data).hexdigest()
-
-
 def file_digest(path: str) -> str:
     """sha1 hex of a file's bytes, read in 1 MiB chunks."""
     sha = hashlib.sha1()

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from scipy.stats import spearmanr
 
 from brainscore_core.benchmarks import BenchmarkBase
 from brainscore_core.metrics import Score
@@ -22,7 +21,7 @@ from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import resolve
 
-__all__ = ["RSABenchmark", "compare_rdms", "patterns_of", "rdm_of", "rsa_ceiling", "subject_rdms_of"]
+__all__ = ["RSABenchmark", "patterns_of", "rdm_of", "rsa_ceiling", "subject_rdms_of"]
 
 
 def patterns_of(activations, stimulus_ids) -> np.ndarray:
@@ -57,12 +56,6 @@ def rdm_of(activations, stimulus_ids) -> np.ndarray:
     ndarray of shape (n_stimuli, n_stimuli)
     """
     return 1.0 - np.corrcoef(patterns_of(activations, stimulus_ids))
-
-
-def compare_rdms(rdm_a: np.ndarray, rdm_b: np.ndarray) -> float:
-    """Spearman correlation of the strict upper triangles of two RDMs of the same stimulus order."""
-    rows, columns = np.triu_indices(rdm_a.shape[0], k=1)
-    return float(spearmanr(rdm_a[rows, columns], rdm_b[rows, columns]).statistic)
 
 
 def subject_rdms_of(rdm_assembly, average_sessions: bool = True):
