@@ -89,12 +89,11 @@ def neuroid_assembly():
 def s3_server():
     """A moto S3 server on 127.0.0.1, on a free port; yields its endpoint URL."""
     pytest.importorskip("boto3")
-    moto_server = pytest.importorskip("moto.server")
-    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
+    pytest.importorskip("moto.server")
+    from brainio.testing import local_s3_server
+
+    with local_s3_server() as endpoint:
+        yield endpoint
 
 
 @pytest.fixture

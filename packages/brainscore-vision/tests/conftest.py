@@ -43,14 +43,20 @@ def raw_data_dir(_isolated_homes) -> Path:
     return require_dir(Path(os.environ["BRAINSCORE_RAW_DATA"]), "raw data")
 
 
-@pytest.fixture(scope="session")
-def cowley_raw(raw_data_dir) -> Path:
-    return require_dir(raw_data_dir / "cowley2023_v4", "Cowley 2023 raw data")
+def _raw_folder(folder: str, what: str):
+    """A session fixture: ``raw_data_dir / folder``, required (see :func:`require_dir`)."""
+
+    @pytest.fixture(scope="session")
+    def fixture(raw_data_dir) -> Path:
+        return require_dir(raw_data_dir / folder, what)
+
+    return fixture
 
 
-@pytest.fixture(scope="session")
-def kriegeskorte_raw(raw_data_dir) -> Path:
-    return require_dir(raw_data_dir / "kriegeskorte2008", "Kriegeskorte 2008 raw data")
+cowley_raw = _raw_folder("cowley2023_v4", "Cowley 2023 raw data")
+kriegeskorte_raw = _raw_folder("kriegeskorte2008", "Kriegeskorte 2008 raw data")
+coggan_raw = _raw_folder("coggan2024_fmri", "Coggan 2024 fMRI raw data")
+geirhos_raw = _raw_folder("geirhos2021", "Geirhos 2021 raw data")
 
 
 def registered_model(identifier: str):
@@ -61,16 +67,6 @@ def registered_model(identifier: str):
         pytest.skip(f"no model named {identifier!r} is registered in entry-point group 'brainscore_vision' "
                     "(install model-tools to run this test)")
     return brainscore_vision.load_model(identifier)
-
-
-@pytest.fixture(scope="session")
-def coggan_raw(raw_data_dir) -> Path:
-    return require_dir(raw_data_dir / "coggan2024_fmri", "Coggan 2024 fMRI raw data")
-
-
-@pytest.fixture(scope="session")
-def geirhos_raw(raw_data_dir) -> Path:
-    return require_dir(raw_data_dir / "geirhos2021", "Geirhos 2021 raw data")
 
 
 @pytest.fixture(scope="session")

@@ -17,16 +17,15 @@ from brainscore_vision.data_helpers.public_catalogue import (
 )
 
 pytest.importorskip("boto3")
-moto_server = pytest.importorskip("moto.server")
+pytest.importorskip("moto.server")
 
 
 @pytest.fixture(scope="module")
 def s3_endpoint():
-    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
+    from brainio.testing import local_s3_server
+
+    with local_s3_server() as endpoint:
+        yield endpoint
 
 
 @pytest.fixture

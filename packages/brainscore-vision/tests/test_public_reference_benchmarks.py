@@ -66,17 +66,15 @@ def _stimulus_files(ids):
 
 def test_majajhong_data_flow_on_a_local_s3_server(tmp_path, monkeypatch):
     pytest.importorskip("boto3")
-    moto_server = pytest.importorskip("moto.server")
+    pytest.importorskip("moto.server")
     import boto3
 
     from brainio.netcdf import write_netcdf
+    from brainio.testing import local_s3_server
 
-    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    try:
-        host, port = server.get_host_and_port()
+    with local_s3_server() as endpoint:
         for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                            "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": f"http://{host}:{port}",
+                            "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint,
                             "BRAINIO_HOME": str(tmp_path / "brainio")}.items():
             monkeypatch.setenv(name, value)
         trials = _majajhong_like()
@@ -105,8 +103,6 @@ def test_majajhong_data_flow_on_a_local_s3_server(tmp_path, monkeypatch):
         expected = float(brainscore_vision.load_ceiling("internal_consistency")(it_trials))
         assert float(benchmark.ceiling) == pytest.approx(expected, abs=1e-12)
         assert benchmark.region == "IT" and benchmark.timebins == [(70, 170)]
-    finally:
-        server.stop()
     assert pd.Index(it_trials["stimulus_id"].values).nunique() == 40
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal"]
+__all__ = ["assert_assemblies_equal", "local_s3_server"]
 
 
 def _equal(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
@@ -84,3 +87,20 @@ def assert_assemblies_equal(a: xr.DataArray, b: xr.DataArray, *, rtol: float = 0
             problems.append(f"attrs: {attrs_a} != {attrs_b}")
     if problems:
         raise AssertionError("assemblies differ:\n  " + "\n  ".join(problems))
+
+
+@contextlib.contextmanager
+def local_s3_server() -> Iterator[str]:
+    """A moto S3 server on 127.0.0.1 (a free port) for tests; yields its endpoint URL, stops it on exit.
+
+    Needs ``moto[server]`` (a test dependency, imported only here).
+    """
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()

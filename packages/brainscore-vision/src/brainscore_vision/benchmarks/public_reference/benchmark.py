@@ -72,26 +72,30 @@ def freemanziemba_assembly(region: str, average_repetitions: bool, assembly=None
     return average_repetition(averaged) if average_repetitions else averaged
 
 
-def MajajHong2015PublicPLS(region: str) -> NeuralBenchmark:
-    repetitions = LazyLoad(lambda: majajhong_assembly(region, average_repetitions=False))
+def _public_pls(identifier: str, region: str, load, *, stratification_coord: str, visual_degrees: float,
+                number_of_trials: int, version: int, timebins, bibtex: str) -> NeuralBenchmark:
+    """A NeuralBenchmark on by-reference data: ``load(average_repetitions)`` gives the region's recordings."""
+    repetitions = LazyLoad(lambda: load(False))
     ceiler = load_ceiling("internal_consistency")
     return NeuralBenchmark(
-        identifier=f"MajajHong2015.{region}.public-pls", version=4,
-        assembly=LazyLoad(lambda: majajhong_assembly(region, average_repetitions=True)),
-        similarity_metric=load_metric("pls", crossvalidation_kwargs={"stratification_coord": "object_name"}),
-        visual_degrees=8, number_of_trials=50, ceiling_func=lambda: ceiler(repetitions), parent=region,
-        bibtex=MAJAJHONG_BIBTEX, region=region, timebins=[(70, 170)])
+        identifier=identifier, version=version, assembly=LazyLoad(lambda: load(True)),
+        similarity_metric=load_metric("pls", crossvalidation_kwargs={"stratification_coord": stratification_coord}),
+        visual_degrees=visual_degrees, number_of_trials=number_of_trials, ceiling_func=lambda: ceiler(repetitions),
+        parent=region, bibtex=bibtex, region=region, timebins=timebins)
+
+
+def MajajHong2015PublicPLS(region: str) -> NeuralBenchmark:
+    return _public_pls(f"MajajHong2015.{region}.public-pls", region,
+                       lambda average: majajhong_assembly(region, average_repetitions=average),
+                       stratification_coord="object_name", visual_degrees=8, number_of_trials=50, version=4,
+                       timebins=[(70, 170)], bibtex=MAJAJHONG_BIBTEX)
 
 
 def FreemanZiemba2013PublicPLS(region: str) -> NeuralBenchmark:
-    repetitions = LazyLoad(lambda: freemanziemba_assembly(region, average_repetitions=False))
-    ceiler = load_ceiling("internal_consistency")
-    return NeuralBenchmark(
-        identifier=f"FreemanZiemba2013.{region}.public-pls", version=1,
-        assembly=LazyLoad(lambda: freemanziemba_assembly(region, average_repetitions=True)),
-        similarity_metric=load_metric("pls", crossvalidation_kwargs={"stratification_coord": "texture_type"}),
-        visual_degrees=4, number_of_trials=20, ceiling_func=lambda: ceiler(repetitions), parent=region,
-        bibtex=FREEMANZIEMBA_BIBTEX, region=region, timebins=[(50, 200)])
+    return _public_pls(f"FreemanZiemba2013.{region}.public-pls", region,
+                       lambda average: freemanziemba_assembly(region, average_repetitions=average),
+                       stratification_coord="texture_type", visual_degrees=4, number_of_trials=20, version=1,
+                       timebins=[(50, 200)], bibtex=FREEMANZIEMBA_BIBTEX)
 
 
 RAJALINGHAM_BIBTEX = """@article{rajalingham2018large,
