@@ -133,3 +133,19 @@ def test_sqlite_runs_in_wal_mode(tmp_path):
     with store.engine.connect() as connection:
         assert connection.execute(sa.text("PRAGMA journal_mode")).scalar_one() == "wal"
         assert connection.execute(sa.text("PRAGMA busy_timeout")).scalar_one() > 0
+
+
+def test_a_read_only_store_never_creates_anything(tmp_path):
+    from brainscore_core.results import ResultStoreNotFoundError
+
+    missing = tmp_path / "typo" / "folder" / "results.sqlite"
+    with pytest.raises(ResultStoreNotFoundError, match="no results store at .*typo"):
+        ResultStore(f"sqlite:///{missing}", read_only=True).rows()
+    assert not (tmp_path / "typo").exists()
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()  # a file that is not a store
+    with pytest.raises(ResultStoreNotFoundError, match="no scores table"):
+        ResultStore(f"sqlite:///{empty}", read_only=True).rows()
+    writer = ResultStore(f"sqlite:///{tmp_path / 'real.sqlite'}")
+    writer.rows()  # a writing store creates the file and table
+    assert ResultStore(f"sqlite:///{tmp_path / 'real.sqlite'}", read_only=True).rows() == []

@@ -184,6 +184,7 @@ def fill_store(url: str, rows: list[dict]) -> None:
     from brainscore_core.results import ResultStore
 
     store = ResultStore(url)
+    store.rows()  # creates the store, also when it stays empty (the report reads existing stores only)
     for row in rows:
         attrs = json.loads(row["attrs"])
         row_id = store.add(

@@ -129,3 +129,12 @@ def test_the_table_names_how_each_ceiled_score_follows_from_raw_and_ceiling():
     assert [row["rule"] for row in rows] == ["raw² / ceiling", "raw / ceiling"]
     table = format_table(rows)
     assert "rule" in table.splitlines()[0] and "0.4500  raw² / ceiling" in table and table.endswith(NORMALIZATION_NOTE)
+
+
+def test_report_with_a_mistyped_results_url_creates_nothing(tmp_path):
+    from brainscore_vision.cli import main
+
+    missing = tmp_path / "typo" / "results.sqlite"
+    status = main(["report", "--results-url", f"sqlite:///{missing}", "--out", str(tmp_path / "site")])
+    assert status != 0
+    assert not (tmp_path / "typo").exists() and not (tmp_path / "site").exists()

@@ -23,7 +23,7 @@ from brainscore_core._files import brainscore_home
 from brainscore_core.errors import NonScalarScoreError
 from brainscore_core.score import score_center_error
 
-__all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "default_url", "scores_table"]
+__all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "default_url", "scores_table", "ResultStoreNotFoundError"]
 
 RESULTS_URL_ENV = "BRAINSCORE_RESULTS_URL"
 SQLITE_BUSY_TIMEOUT_S = 60
@@ -114,6 +114,10 @@ def _plain_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     return plain
 
 
+class ResultStoreNotFoundError(FileNotFoundError):
+    """A read-only use of the results store found no store (or no scores table) at the URL."""
+
+
 class ResultStore:
     """Scores in a database table ``scores``.
 
@@ -129,15 +133,22 @@ class ResultStore:
     updated; :meth:`rows` returns them oldest first.
     """
 
-    def __init__(self, url: str | None = None):
+    def __init__(self, url: str | None = None, *, read_only: bool = False):
         self.url = url or default_url()
+        self.read_only = read_only
         self._engine: sa.Engine | None = None
 
     @property
     def engine(self) -> sa.Engine:
         if self._engine is None:
             engine = self._create_engine()
-            self._create_table(engine)
+            if self.read_only:
+                if not sa.inspect(engine).has_table(scores_table.name):
+                    engine.dispose()
+                    raise ResultStoreNotFoundError(f"the results store {self.url} has no scores table: nothing has "
+                                                   "been stored there (check the URL)")
+            else:
+                self._create_table(engine)
             self._engine = engine
         return self._engine
 
@@ -146,7 +157,13 @@ class ResultStore:
         if url.get_backend_name() != "sqlite":
             return sa.create_engine(url, pool_pre_ping=True)
         if url.database and url.database != ":memory:":
-            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            database = Path(url.database).expanduser()
+            if self.read_only and not database.is_file():
+                # a read-only command (the report) never creates a store, nor the folders of a mistyped URL
+                raise ResultStoreNotFoundError(f"no results store at {database} (URL {self.url}); score something "
+                                               "first, or check the URL")
+            if not self.read_only:
+                database.parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
 
         @sa.event.listens_for(engine, "connect")

@@ -59,7 +59,7 @@ def load_rows(results_url: str | None = None) -> list[dict]:
     """
     from brainscore_core.results import ResultStore
 
-    store = ResultStore(url=results_url)
+    store = ResultStore(url=results_url, read_only=True)  # reading never creates a store
     try:
         return list(store.rows())
     finally:
