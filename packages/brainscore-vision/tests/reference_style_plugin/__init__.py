@@ -7,9 +7,15 @@ from sklearn.cross_decomposition import PLSRegression
 from brainscore_core.metrics import Metric, Score
 from brainscore_vision import metric_registry
 from brainscore_vision.benchmark_helpers import PrecomputedFeatures, bound_score, check_standard_format
-from brainscore_vision.benchmark_helpers.screen import place_on_screen
+from brainscore_vision.benchmark_helpers.screen import ImageConverter, place_on_screen
+from brainscore_vision.benchmark_helpers.test_helper import (
+    NumberOfTrialsTests,
+    PrecomputedTests,
+    StandardizedTests,
+)
 from brainscore_vision.benchmarks import BenchmarkBase
 from brainscore_vision.metric_helpers import Defaults
+from brainscore_vision.metric_helpers.temporal import PerTime, SpanTime, SpanTimeRegression
 from brainscore_vision.metric_helpers.transformations import (
     CrossValidation,
     CrossValidationSingle,
@@ -65,6 +71,26 @@ def stimulus_values(assembly):
 
 def mapped_order(source, target):
     return map_target_to_source(source, target, STIMULUS_COORD)
+
+
+def per_time(function):
+    return PerTime(function)
+
+
+def folded(assembly):
+    return SpanTime(lambda stacked: stacked)(assembly)
+
+
+def shared_time_regression(regression):
+    return SpanTimeRegression(XarrayRegression(regression))
+
+
+def converter(folder):
+    return ImageConverter(folder)
+
+
+#: the test-helper classes a plugin's test file uses
+TESTS = {"standardized": StandardizedTests(), "precomputed": PrecomputedTests(), "trials": NumberOfTrialsTests()}
 
 
 def precomputed(features, degrees=8):
