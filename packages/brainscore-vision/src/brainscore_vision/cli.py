@@ -173,9 +173,15 @@ def _list(args) -> int:
     kind = LIST_KINDS[args.kind]
     infos = brainscore_vision.list_plugins(kind)
     width = max((len(info.identifier) for info in infos), default=10)
+    registry = brainscore_vision.domain.registry(kind)
     for info in infos:
         origin = info.distribution or info.module or "-"
-        print(f"{info.identifier.ljust(width)}  {origin}")
+        line = f"{info.identifier.ljust(width)}  {origin}"
+        availability = getattr(registry[info.identifier], "availability", None) if kind == "model" else None
+        if callable(availability):  # a model plugin may say whether it can run here, and how to make it
+            state, hint = availability()
+            line += f"  [{state}] {hint}"
+        print(line)
     return 0
 
 

@@ -7,6 +7,7 @@ Registering imports neither torch nor torchvision nor timm; each factory imports
 from __future__ import annotations
 
 import functools
+import importlib.util
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,11 +42,43 @@ def _timm(name: str) -> Any:
     return timm_model(name)
 
 
+INSTALL_HINT = ("from a clone of the repository: pip install torch==2.14.1 torchvision==0.29.1 "
+                "'./packages/model-tools[{extra}]' (the CUDA torch pair, about 5.5 GB, in its own environment; "
+                "see the model-tools README)")
+
+
+def _needs(*modules: str, extra: str) -> Callable[[], tuple[str, str]]:
+    """An ``availability()`` check: ready, or the missing module and how to get it (imports nothing)."""
+
+    def availability() -> tuple[str, str]:
+        missing = [name for name in modules if importlib.util.find_spec(name) is None]
+        if missing:
+            return f"needs {', '.join(missing)}", INSTALL_HINT.format(extra=extra)
+        return "ready", "pretrained weights are downloaded on first use"
+
+    return availability
+
+
+def _ready() -> tuple[str, str]:
+    return "ready", "no weights needed"
+
+
 def model_factories() -> dict[str, Callable[[], Any]]:
-    """Every model of the zoo: identifier -> zero-argument factory returning a BrainModel."""
+    """Every model of the zoo: identifier -> zero-argument factory returning a BrainModel.
+
+    Each factory has an ``availability()`` attribute: ``(state, hint)`` without importing anything heavy, e.g.
+    ``('needs torchvision', 'install the optional zoo ...')``; ``brainscore list models`` prints it.
+    """
     factories: dict[str, Callable[[], Any]] = {"pixels": _pixels, "randomnet": _randomnet}
     factories.update({name: functools.partial(_torchvision, name) for name in TORCHVISION_MODELS})
     factories.update({f"timm/{name}": functools.partial(_timm, name) for name in TIMM_MODELS})
+    for identifier, factory in factories.items():
+        if identifier in ("pixels", "randomnet"):
+            factory.availability = _ready  # type: ignore[attr-defined]
+        elif identifier.startswith("timm/"):
+            factory.availability = _needs("timm", "torchvision", extra="timm")  # type: ignore[attr-defined]
+        else:
+            factory.availability = _needs("torchvision", extra="torchvision")  # type: ignore[attr-defined]
     return factories
 
 
