@@ -5,7 +5,8 @@ renamed into place, under a per-file lock (``$BRAINIO_HOME/.locks/``), so concur
 or produce a partial file. A verified file gets a ``<name>.verified`` marker recording its size, mtime
 and ctime; a later load re-hashes the file whenever these differ. A cached file that fails the check is
 deleted and downloaded again; a download that fails the check is deleted and raises
-:class:`~brainio.errors.Sha1MismatchError`.
+:class:`~brainio.errors.Sha1MismatchError`. A file changed within :data:`~brainio.extraction.RACY_WINDOW_NS` of its
+marker is re-hashed (git's racily-clean rule), and temporaries of killed downloads are removed under the lock.
 """
 
 from __future__ import annotations
@@ -15,18 +16,16 @@ import json
 import logging
 import os
 import re
-import shutil
-import tempfile
-import zipfile
+import time
 from pathlib import Path, PurePosixPath
 
 from filelock import FileLock
 
 from ._files import atomic_path, sha1_hash
-from .errors import Sha1MismatchError, UnsafeArchiveError
-from .files import apply_umask
+from .errors import Sha1MismatchError
+from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries
 
-__all__ = ["cache_home", "extract_zip", "fetch_verified"]
+__all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_verified", "sweep_stale_temporaries"]
 
 _logger = logging.getLogger(__name__)
 
@@ -57,7 +56,10 @@ def _is_verified(path: Path, sha1: str) -> bool:
         recorded = json.loads(marker.read_text())
     except (OSError, ValueError):
         recorded = None
-    if recorded == {"sha1": sha1, **_stamp(path)}:
+    stamp = _stamp(path)
+    if (isinstance(recorded, dict) and recorded.get("sha1") == sha1
+            and all(recorded.get(key) == value for key, value in stamp.items())
+            and stamp["mtime_ns"] < int(recorded.get("recorded_ns", 0)) - RACY_WINDOW_NS):
         return True
     if sha1_hash(path) == sha1:
         _write_marker(path, sha1)
@@ -67,7 +69,7 @@ def _is_verified(path: Path, sha1: str) -> bool:
 
 def _write_marker(path: Path, sha1: str) -> None:
     with atomic_path(_marker(path)) as temp:
-        temp.write_text(json.dumps({"sha1": sha1, **_stamp(path)}))
+        temp.write_text(json.dumps({"sha1": sha1, **_stamp(path), "recorded_ns": time.time_ns()}))
 
 
 _SHA1 = re.compile(r"[0-9a-f]{40}")
@@ -92,6 +94,8 @@ def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, ho
     check_sha1(sha1, f"{store!r}:{key}")
     target = home / sha1 / PurePosixPath(key).name
     with _lock(f"{sha1}-{target.name}", home):
+        for leftover in target.parent.glob(f".{target.name}.*.part"):  # a killed download's; only lock holders write
+            leftover.unlink(missing_ok=True)
         if target.exists():
             if _is_verified(target, sha1):
                 return target
@@ -112,42 +116,3 @@ def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, ho
                     target.parent.rmdir()  # only if empty
             raise
     return target
-
-
-def _safe_members(archive: zipfile.ZipFile, destination: Path) -> list[zipfile.ZipInfo]:
-    root = destination.resolve()
-    members = archive.infolist()
-    for info in members:
-        name = info.filename.replace("\\", "/")
-        parts = PurePosixPath(name).parts
-        if name.startswith("/") or ".." in parts or (len(name) > 1 and name[1] == ":"):
-            raise UnsafeArchiveError(f"{archive.filename}: member {info.filename!r} leaves the extraction folder")
-        resolved = (root / name).resolve()
-        if resolved != root and root not in resolved.parents:
-            raise UnsafeArchiveError(f"{archive.filename}: member {info.filename!r} leaves the extraction folder")
-    return members
-
-
-def extract_zip(zip_path: Path, destination: Path, home: Path | None = None, *, refresh: bool = False) -> Path:
-    """Extract ``zip_path`` into ``destination`` once (atomically: temp folder, then rename).
-
-    Members that would land outside ``destination`` (absolute paths, ``..``) raise
-    :class:`~brainio.errors.UnsafeArchiveError` before anything is written.
-    """
-    home = Path(home) if home is not None else cache_home()
-    with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home):
-        if refresh and destination.exists():
-            shutil.rmtree(destination)
-        if destination.exists():
-            return destination
-        temp = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent))
-        apply_umask(temp, directory=True)
-        try:
-            with zipfile.ZipFile(zip_path) as archive:
-                members = _safe_members(archive, temp)
-                archive.extractall(temp, members=members)
-            os.replace(temp, destination)
-        except BaseException:
-            shutil.rmtree(temp, ignore_errors=True)
-            raise
-    return destination

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 from .assemblies import DataAssembly, resolve_assembly_class
-from .cache import cache_home, extract_zip, fetch_verified
+from .cache import cache_home, extract_zip, fetch_verified, sweep_stale_temporaries
 from .errors import ValidationError
 from .linking import attach_stimulus_set
 from .netcdf import read_netcdf
@@ -27,18 +28,15 @@ def assembly_file_name(identifier: str) -> str:
     return f"assy_{identifier.replace('.', '_')}.nc"
 
 
-def _check_extracted(stimulus_set: StimulusSet, directory: Path) -> list[str]:
-    """The files below ``directory`` must be exactly the stimulus paths (spec 3.1, flat or nested)."""
-    expected = {Path(os.path.relpath(p, directory)).as_posix() for p in stimulus_set.stimulus_paths.values()}
-    present = {path.relative_to(directory).as_posix() for path in directory.rglob("*") if path.is_file()}
-    problems = []
-    if expected - present:
-        problems.append(f"{len(expected - present)} stimulus files missing in {directory}, e.g. "
-                        f"{sorted(expected - present)[:5]}")
-    if present - expected:
-        problems.append(f"{directory} holds {len(present - expected)} files not in the CSV, e.g. "
-                        f"{sorted(present - expected)[:5]}")
-    return problems
+def _missing_stimuli(stimulus_set: StimulusSet, directory: Path, zip_path: Path) -> list[str]:
+    """Stimulus paths of the CSV that the archive does not hold (spec 3.1, flat or nested); archive members
+    that are not in the CSV are ignored."""
+    with zipfile.ZipFile(zip_path) as archive:
+        members = set(archive.namelist())
+    missing = sorted({Path(os.path.relpath(p, directory)).as_posix() for p in stimulus_set.stimulus_paths.values()}
+                     - members)
+    return [f"{len(missing)} stimulus files of the CSV are not in the archive extracted to {directory}, e.g. "
+            f"{missing[:5]}"] if missing else []
 
 
 def load_stimulus_set(identifier: str, store, csv_sha1: str, zip_sha1: str, csv_version_id: str | None = None,
@@ -64,15 +62,14 @@ def load_stimulus_set(identifier: str, store, csv_sha1: str, zip_sha1: str, csv_
     """
     stem = stimulus_file_stem(identifier, filename_prefix)
     home = cache_home()
+    sweep_stale_temporaries(home)
     csv_path = fetch_verified(store, f"{stem}.csv", csv_sha1, csv_version_id, home=home)
     zip_path = fetch_verified(store, f"{stem}.zip", zip_sha1, zip_version_id, home=home)
-    directory = extract_zip(zip_path, zip_path.parent / stem, home=home)
+    directory = extract_zip(zip_path, zip_path.parent / stem, home=home)  # checks every member's SHA-1
     stimulus_set = StimulusSet.from_files(csv_path, directory, identifier=identifier)
-    if _check_extracted(stimulus_set, directory):  # someone changed the extracted folder: extract again
-        extract_zip(zip_path, directory, home=home, refresh=True)
-        problems = _check_extracted(stimulus_set, directory)
-        if problems:
-            raise ValidationError([f"stimulus set {identifier!r}: {p}" for p in problems])
+    problems = _missing_stimuli(stimulus_set, directory, zip_path)
+    if problems:
+        raise ValidationError([f"stimulus set {identifier!r}: {p}" for p in problems])
     return stimulus_set
 
 

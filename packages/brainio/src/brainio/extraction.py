@@ -1,0 +1,271 @@
+"""Extracted stimulus archives that always hold what the archive holds, safe for concurrent readers.
+
+A ZIP is extracted once into a temporary folder beside ``destination`` and renamed into place. While
+extracting, the SHA-1 and size of every member are recorded in ``<destination>.members.json`` next to the
+folder, with each extracted file's (size, mtime, ctime) stamp. Every later :func:`extract_zip` call
+re-checks the folder under the extraction lock:
+
+* a file whose stamp equals the recorded one is trusted without reading it, unless it is *racily clean*
+  (its mtime falls within :data:`RACY_WINDOW_NS` of the moment the stamp was recorded, git's rule: a change in
+  that window could leave the stamp unchanged), in which case it is hashed;
+* a file that fails its SHA-1, or is missing, is extracted again from the archive, member by member, through
+  a temporary file and ``os.replace``. The folder itself is never deleted, so paths handed out earlier to any
+  process stay valid, and a concurrent reader sees the old or the new complete file, never a partial one;
+* files that are not archive members (``.DS_Store``, editor backups) are left alone and ignored;
+* leftovers of killed runs (``.*.part`` temporaries of this folder) are removed: only a holder of this lock
+  writes them, so under the lock they are stale.
+
+The manifest carries a digest of its own content; a damaged manifest is rebuilt from the archive with a
+warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from filelock import FileLock
+
+from .errors import UnsafeArchiveError
+from .files import apply_umask, atomic_path
+
+__all__ = ["RACY_WINDOW_NS", "extract_zip", "manifest_path", "sweep_stale_temporaries"]
+
+_logger = logging.getLogger(__name__)
+
+RACY_WINDOW_NS = 2_000_000_000
+"""A file modified less than this (2 s) before its stamp was recorded is re-hashed on the next check:
+file-system clocks tick coarsely, so a change in that window may leave (size, mtime, ctime) unchanged."""
+
+_FORMAT = 1
+_CHUNK = 1 << 20
+
+
+def manifest_path(destination: Path) -> Path:
+    """``<destination>.members.json``: member SHA-1s and stamps of an extracted folder."""
+    return destination.with_name(destination.name + ".members.json")
+
+
+def _lock(name: str, home: Path) -> FileLock:
+    folder = home / ".locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(folder / f"{name}.lock"))
+
+
+def _safe_members(archive: zipfile.ZipFile, destination: Path) -> list[zipfile.ZipInfo]:
+    root = destination.resolve()
+    members = []
+    for info in archive.infolist():
+        name = info.filename.replace("\\", "/")
+        parts = PurePosixPath(name).parts
+        if name.startswith("/") or ".." in parts or (len(name) > 1 and name[1] == ":"):
+            raise UnsafeArchiveError(f"{archive.filename}: member {info.filename!r} leaves the extraction folder")
+        resolved = (root / name).resolve()
+        if resolved != root and root not in resolved.parents:
+            raise UnsafeArchiveError(f"{archive.filename}: member {info.filename!r} leaves the extraction folder")
+        if not info.is_dir():
+            members.append(info)
+    return members
+
+
+def _stamp(path: Path) -> dict[str, int]:
+    status = path.stat()
+    return {"size": status.st_size, "mtime_ns": status.st_mtime_ns, "ctime_ns": status.st_ctime_ns}
+
+
+def _file_sha1(path: Path) -> str:
+    digest = hashlib.sha1()
+    with open(path, "rb") as file:
+        for chunk in iter(lambda: file.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _extract_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> str:
+    """Write one member to ``target`` atomically; returns the SHA-1 of its bytes."""
+    digest = hashlib.sha1()
+    with atomic_path(target) as temp, archive.open(info) as source, open(temp, "wb") as sink:
+        for chunk in iter(lambda: source.read(_CHUNK), b""):
+            digest.update(chunk)
+            sink.write(chunk)
+    return digest.hexdigest()
+
+
+def _content_digest(members: dict, recorded_ns: int) -> str:
+    text = json.dumps({"format": _FORMAT, "recorded_ns": recorded_ns, "members": members}, sort_keys=True)
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def _write_manifest(destination: Path, members: dict[str, dict]) -> None:
+    recorded_ns = time.time_ns()
+    record = {"format": _FORMAT, "recorded_ns": recorded_ns, "members": members,
+              "digest": _content_digest(members, recorded_ns)}
+    with atomic_path(manifest_path(destination), durable=True) as temp:
+        temp.write_text(json.dumps(record, sort_keys=True))
+
+
+def _read_manifest(destination: Path) -> tuple[dict[str, dict], int] | None:
+    path = manifest_path(destination)
+    try:
+        record = json.loads(path.read_text())
+        members, recorded_ns = record["members"], int(record["recorded_ns"])
+        if record.get("format") != _FORMAT or record.get("digest") != _content_digest(members, recorded_ns):
+            raise ValueError("digest mismatch")
+        return members, recorded_ns
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        _logger.warning("%s is damaged (%s); checking %s against its archive instead", path, error, destination)
+        return None
+
+
+def _stamp_trusted(path: Path, record: dict, recorded_ns: int | None) -> bool:
+    """The file's (size, mtime, ctime) equal the recorded ones and it is not racily clean."""
+    try:
+        stamp = _stamp(path)
+    except OSError:
+        return False
+    return (recorded_ns is not None and all(stamp[key] == record.get(key) for key in stamp)
+            and stamp["mtime_ns"] < recorded_ns - RACY_WINDOW_NS)
+
+
+def _content_matches(path: Path, record: dict) -> bool:
+    try:
+        return path.stat().st_size == record["size"] and _file_sha1(path) == record["sha1"]
+    except OSError:
+        return False
+
+
+def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo]) -> dict[str, dict]:
+    expected = {}
+    for info in members:
+        digest = hashlib.sha1()
+        with archive.open(info) as source:
+            for chunk in iter(lambda: source.read(_CHUNK), b""):
+                digest.update(chunk)
+        expected[info.filename] = {"sha1": digest.hexdigest(), "size": info.file_size}
+    return expected
+
+
+def _remove_leftovers(destination: Path) -> None:
+    """Temporaries of ``destination`` (extraction folders, member files) left by killed runs."""
+    for leftover in destination.parent.glob(f".{destination.name}.*.part"):
+        shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+    if destination.is_dir():
+        for leftover in destination.rglob(".*.part"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
+def _repair(zip_path: Path, destination: Path, force: bool) -> None:
+    manifest = _read_manifest(destination)
+    with zipfile.ZipFile(zip_path) as archive:
+        members = _safe_members(archive, destination)
+        if manifest is not None and set(manifest[0]) == {info.filename for info in members}:
+            expected, recorded_ns = manifest
+        else:
+            expected, recorded_ns = _members_from_archive(archive, members), None
+        rewrite = recorded_ns is None
+        for info in members:
+            target, record = destination / info.filename, expected[info.filename]
+            if not force and _stamp_trusted(target, record, recorded_ns):
+                continue
+            rewrite = True  # verified by content below: record the new stamp
+            if _content_matches(target, record):
+                continue
+            _logger.warning("%s differs from its archive %s; extracting it again", target, zip_path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _extract_member(archive, info, target)
+    if rewrite:
+        _write_manifest(destination, {info.filename: {"sha1": expected[info.filename]["sha1"],
+                                                      "size": expected[info.filename]["size"],
+                                                      **_stamp(destination / info.filename)} for info in members})
+
+
+def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, home: str | os.PathLike | None = None,
+                *, refresh: bool = False) -> Path:
+    """Extract ``zip_path`` into ``destination`` once, and keep it intact on every later call.
+
+    Parameters
+    ----------
+    zip_path : path-like
+        A (SHA-1 verified) archive.
+    destination : path-like
+        The folder to create; its parent must exist.
+    home : path-like, optional
+        Folder of the ``.locks`` directory, default=None meaning ``$BRAINIO_HOME``.
+    refresh : bool, default=False
+        Hash every extracted file instead of trusting the recorded (size, mtime, ctime) stamps. Damaged or
+        missing files are re-extracted one by one; the folder is never deleted.
+
+    Returns
+    -------
+    Path of ``destination``.
+
+    Raises
+    ------
+    UnsafeArchiveError
+        A member would land outside ``destination`` (absolute path, ``..``); nothing is written.
+    """
+    from .cache import cache_home
+
+    zip_path, destination = Path(zip_path), Path(destination)
+    home = Path(home) if home is not None else cache_home()
+    with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home):
+        _remove_leftovers(destination)
+        if destination.exists():
+            _repair(zip_path, destination, force=refresh)
+            return destination
+        temp = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent))
+        apply_umask(temp, directory=True)
+        try:
+            with zipfile.ZipFile(zip_path) as archive:
+                members = _safe_members(archive, temp)
+                sha1s = {}
+                for info in members:
+                    (temp / info.filename).parent.mkdir(parents=True, exist_ok=True)
+                    sha1s[info.filename] = _extract_member(archive, info, temp / info.filename)
+            os.replace(temp, destination)
+            _write_manifest(destination, {info.filename: {"sha1": sha1s[info.filename], "size": info.file_size,
+                                                          **_stamp(destination / info.filename)}
+                                          for info in members})
+        except BaseException:
+            shutil.rmtree(temp, ignore_errors=True)
+            raise
+    return destination
+
+
+def sweep_stale_temporaries(home: str | os.PathLike, older_than_s: float = 3600.0) -> list[Path]:
+    """Remove ``.*.part`` files and folders that killed runs left in the cache folders ``home/<sha1>/``.
+
+    Only temporaries older than ``older_than_s`` (default one hour) are touched, and only while the locks of
+    the file or folder they were written for are free (nobody is writing it). Returns the removed paths.
+    """
+    home = Path(home)
+    removed = []
+    cutoff = time.time() - older_than_s
+    for leftover in home.glob("*/.*.part"):
+        try:
+            if leftover.lstat().st_mtime > cutoff:
+                continue
+        except OSError:
+            continue
+        target = leftover.name[1:].rsplit(".", 2)[0]  # ".<target>.<random>.part"
+        base = f"{leftover.parent.name}-{target}"
+        with contextlib.ExitStack() as stack:
+            try:
+                for lock in (_lock(base, home), _lock(f"{base}-extract", home)):
+                    stack.enter_context(lock.acquire(timeout=0))
+            except TimeoutError:
+                continue
+            shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+            removed.append(leftover)
+    return removed
