@@ -3,7 +3,8 @@
 ``nox`` with no arguments runs what CI runs: ``lint``, one ``isolated-<package>`` per package (installs it
 alone with only its declared dependencies and imports every module) and one ``tests-<package>`` per
 package. Opt-in sessions: ``demo`` (the README's main job), ``benchmarks`` (speed figures for the package
-READMEs) and ``torchvision`` (the optional model zoo extras on the CUDA torch build).
+READMEs), ``fuzz`` (brainio's fuzzer, 2,000 cases) and ``torchvision`` (the optional model zoo extras on the
+CUDA torch build).
 
 Every install goes through ``constraints.txt`` (torch==2.13.0, the only CPU build on our machines).
 In-repo dependencies are always installed from their local folders, never from PyPI.
@@ -119,6 +120,15 @@ def benchmarks(session: nox.Session) -> None:
     scripts = sorted((ROOT / "packages").glob(session.posargs[0] if session.posargs else "*/benchmarks/bench_*.py"))
     for script in scripts:
         session.run("python", str(script))
+
+
+@nox.session(python=PYTHON, default=False)
+def fuzz(session: nox.Session) -> None:
+    """brainio's seeded fuzzer with the full 2,000 cases (CI runs 120 inside ``tests-brainio``)."""
+    install_package(session, "brainio", TEST_EXTRAS["brainio"])
+    session.chdir(ROOT / "packages" / "brainio")
+    session.env["BRAINIO_FUZZ_CASES"] = session.posargs[0] if session.posargs else "2000"
+    session.run("python", "-m", "pytest", "-q", "tests/test_fuzz.py", "-k", "fuzzed")
 
 
 @nox.session(python=PYTHON, default=False)

@@ -31,7 +31,7 @@ def test_validate_lists_problems(tmp_path, csv_and_folder, neuroid_assembly, cap
     assert status == 1
     assert "duplicate stimulus_id: ['s1']" in out
     assert "missing.png" in out
-    assert "assembly: 1 NaN values" in out
+    assert f"assembly ({tmp_path / 'a.nc'}): 1 NaN values" in out
 
 
 def test_package_stimuli_and_assembly(tmp_path, csv_and_folder, neuroid_assembly, capsys):

@@ -66,7 +66,7 @@ def test_old_version_is_served_by_version_id(uploaded, neuroid_assembly, tmp_pat
     bucket, _, first = uploaded
     changed = neuroid_assembly + 1
     second = package_data_assembly(None, changed, "Test.neural", "Test.stimuli", "NeuroidAssembly",
-                                   store=S3Store(bucket), downloads_path=tmp_path / "pkg")
+                                   store=S3Store(bucket), downloads_path=tmp_path / "pkg", overwrite=True)
     assert second["version_id"] != first["version_id"]
     old = load_assembly_from_s3("Test.neural", first["version_id"], first["sha1"], bucket, NeuroidAssembly)
     new = load_assembly_from_s3("Test.neural", second["version_id"], second["sha1"], bucket, NeuroidAssembly)

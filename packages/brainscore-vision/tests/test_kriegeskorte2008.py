@@ -108,15 +108,40 @@ def test_packaging_matches_recorded_sha1s_and_raw_content(kriegeskorte_raw, rdms
     check_packaging(packaged, PACKAGED_SHA1, expected, tmp_path, monkeypatch)
 
 
-def test_loading_checks_the_sha1_the_store_recorded(kriegeskorte_raw, tmp_path, monkeypatch):
-    from brainio.errors import Sha1MismatchError
-    from brainio.fetch import assembly_file_name
+def _fresh_store(tmp_path, monkeypatch):
     from brainscore_vision.data.kriegeskorte2008 import packaged
 
     monkeypatch.setenv("BRAINSCORE_DATA_STORE", str(tmp_path / "store"))
     monkeypatch.setenv("BRAINIO_HOME", str(tmp_path / "cache"))  # nothing cached: loading fetches from the store
     packaged.manifest()
+    return packaged
+
+
+@pytest.mark.parametrize("damage", ["changed bytes", "missing file"])
+def test_damaged_packaged_file_is_packaged_again_from_raw_data(kriegeskorte_raw, rdms, tmp_path, monkeypatch, damage):
+    """Every load checks the sha1 the store recorded; a damaged or missing packaged file heals from the raw data
+    (issue 22, item 8). Expected values: the monkey RDM straight from rdms.npz."""
+    from brainio.fetch import assembly_file_name
+    from brainscore_vision.data_helpers import DataRepairWarning
+
+    packaged = _fresh_store(tmp_path, monkeypatch)
     path = packaged.directory / assembly_file_name("Kiani2007.mIT")
-    path.write_bytes(path.read_bytes() + b"\0")  # any change to the packaged bytes
-    with pytest.raises(Sha1MismatchError):
-        brainscore_vision.load_dataset("Kiani2007.mIT")
+    good = path.read_bytes()
+    if damage == "changed bytes":
+        path.write_bytes(good + b"\0")
+    else:
+        path.unlink()
+    with pytest.warns(DataRepairWarning, match="Kiani2007"):
+        loaded = brainscore_vision.load_dataset("Kiani2007.mIT")
+    np.testing.assert_array_equal(np.squeeze(loaded.values), rdms["monkey_it_rdm"])
+    assert path.is_file()
+
+
+def test_damaged_manifest_is_packaged_again(kriegeskorte_raw, tmp_path, monkeypatch):
+    from brainscore_vision.data_helpers import DataRepairWarning
+
+    packaged = _fresh_store(tmp_path, monkeypatch)
+    (packaged.directory / "manifest.json").write_text('{"stimulus_sets": ')
+    with pytest.warns(DataRepairWarning, match="manifest.json is damaged"):
+        stimuli = brainscore_vision.load_stimulus_set("Kriegeskorte2008")
+    assert len(stimuli) == 92

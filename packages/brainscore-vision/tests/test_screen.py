@@ -109,3 +109,24 @@ def test_conversions_are_cached_by_content(tmp_path):
     assert changed.get_stimulus("s0") != str(path)
     assert tuple(load(changed, "s0")[30, 50]) == (0, 0, 255)
     assert not list(path.parent.parent.glob(".toy*"))  # no staging folder left behind
+
+
+@pytest.mark.parametrize("damage", ["changed", "deleted", "marker"])
+def test_damaged_placements_are_converted_again(tmp_path, damage):
+    """The placement record holds each converted file's sha1 (issue 22, item 7): a changed or deleted image, or a
+    damaged record, is converted again. Expected pixels: the gray/red geometry of the first conversion."""
+    stimulus_set = make_stimulus_set(tmp_path / "raw")
+    first = place_on_screen(stimulus_set, target_visual_degrees=8, source_visual_degrees=4)
+    expected = {sid: load(first, sid) for sid in ("s0", "s1")}
+    path = Path(first.get_stimulus("s0"))
+    if damage == "changed":
+        Image.new("RGB", (200, 120), (0, 0, 255)).save(path)  # another valid image of the same size
+    elif damage == "deleted":
+        path.unlink()
+    else:
+        marker = path.parent / ".complete.json"
+        marker.write_text(marker.read_text().replace('"count": 2', '"count": 3'))
+    again = place_on_screen(stimulus_set, target_visual_degrees=8, source_visual_degrees=4)
+    assert again.get_stimulus("s0") == str(path)
+    for sid, pixels in expected.items():
+        np.testing.assert_array_equal(load(again, sid), pixels)

@@ -106,6 +106,23 @@ def test_index_naming_a_missing_or_broken_entry_is_a_miss(tiny_net, image_files,
     assert len(entries(root)) == (1 if damage == "deleted" else 2)
 
 
+@pytest.mark.parametrize("damage", ["column range", "not json"])
+def test_damaged_index_record_is_a_miss(tiny_net, image_files, damage, caplog):
+    """An index record carries a digest of its content (issue 22, item 7): a changed column range would serve
+    another layer's columns; it must be a miss (recomputed), with a warning."""
+    counter = ForwardCounter(tiny_net)
+    extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=10)
+    first = extractor(image_files, ["1", "logits"]).values.copy()
+    index = index_files(default_cache_root())[0]
+    text = index.read_text()
+    index.write_text(text.replace('"start": 0', '"start": 1') if '"start": 0' in text
+                     else text.replace('"stop": ', '"stop": 1')) if damage == "column range" else index.write_text("{")
+    second = extractor(image_files, ["1", "logits"])
+    assert counter.calls == 2  # recomputed, not served from the damaged record
+    np.testing.assert_array_equal(second.values, first)
+    assert "activations index" in caplog.text
+
+
 def test_changed_weights_miss(tiny_net, image_files):
     counter = ForwardCounter(tiny_net)
     extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=10)

@@ -77,8 +77,15 @@ def test_benchmark_selection_is_committed_profiled_and_cached(tiny_net, small_st
     np.testing.assert_allclose(model.layer_scores["IT"]["1"], 1.0, atol=1e-5)
     assert model.look_at(small_stimulus_set).sizes["neuroid"] == 256
 
-    stored = [json.loads(path.read_text()) for path in _selection_root().glob("*.json")]
+    stored = [json.loads(path.read_text())["content"] for path in _selection_root().glob("*.json")]
     assert [entry["best"] for entry in stored] == ["1"]
+    # a damaged record is a miss (recomputed, with a warning), never a wrong choice
+    path = next(_selection_root().glob("*.json"))
+    path.write_text(path.read_text().replace('"best": "1"', '"best": "0"'))
+    damaged = ModelCommitment("tiny", extractor, ["0", "1", "2"], region_benchmarks={"IT": benchmark})
+    damaged.start_recording("IT", [(70, 170)])
+    assert damaged.layer_map == {"IT": "1"} and benchmark.calls == 6
+    benchmark.calls = 3
 
     again = ModelCommitment("tiny", extractor, ["0", "1", "2"], region_benchmarks={"IT": lambda: benchmark})
     again.start_recording("IT", [(70, 170)])

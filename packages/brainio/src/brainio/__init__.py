@@ -17,6 +17,7 @@ from .digest import assembly_digest, stimulus_set_digest
 from .errors import (
     BrainIOError,
     DimensionError,
+    NetCDFReadError,
     Sha1MismatchError,
     StoreKeyError,
     UnknownAssemblyClassError,
@@ -55,6 +56,7 @@ __all__ = [
     "SpikeTimesAssembly",
     "StimulusSet",
     "StoreKeyError",
+    "NetCDFReadError",
     "UnknownAssemblyClassError",
     "UnsafeArchiveError",
     "ValidationError",

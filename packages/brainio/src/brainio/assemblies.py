@@ -207,9 +207,9 @@ class DataAssembly(xr.DataArray):
         ``stimulus_set`` and ``stimulus_set_identifier`` in their own ``attrs``, as the reference attaches them.
         """
         from .linking import attach_stimulus_set
-        from .netcdf import read_netcdf
+        from .netcdf import UNTRUSTED_TIMEOUT_S, read_netcdf
 
-        assembly = read_netcdf(file_path, cls=cls)
+        assembly = read_netcdf(file_path, cls=cls, timeout=UNTRUSTED_TIMEOUT_S)  # a user's file: opening must end
         extras = [value for value in assembly.attrs.values() if isinstance(value, xr.DataArray)]
         if stimulus_set_identifier is not None:
             assembly.attrs["stimulus_set_identifier"] = stimulus_set_identifier

@@ -23,7 +23,7 @@ from filelock import FileLock
 
 from ._files import atomic_path, sha1_hash
 from .errors import Sha1MismatchError
-from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries
+from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
 
 __all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_verified", "sweep_stale_temporaries"]
 
@@ -94,7 +94,7 @@ def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, ho
     check_sha1(sha1, f"{store!r}:{key}")
     target = home / sha1 / PurePosixPath(key).name
     with _lock(f"{sha1}-{target.name}", home):
-        for leftover in target.parent.glob(f".{target.name}.*.part"):  # a killed download's; only lock holders write
+        for leftover in temporaries_of(target.parent, target.name):  # a killed download's; only lock holders write
             leftover.unlink(missing_ok=True)
         if target.exists():
             if _is_verified(target, sha1):

@@ -13,8 +13,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from .errors import BrainIOError, ValidationError
-from .netcdf import read_netcdf
+from .netcdf import UNTRUSTED_TIMEOUT_S, read_netcdf
 from .packaging import package_data_assembly_locally, package_stimulus_set_locally
 from .stimuli import StimulusSet, read_stimulus_csv
 from .validation import check_assembly, check_stimulus_set
@@ -22,18 +24,36 @@ from .validation import check_assembly, check_stimulus_set
 __all__ = ["main"]
 
 
-def _stimulus_set(csv_path: str, directory: str, path_column: str, identifier: str | None) -> StimulusSet:
+def _stimulus_set(csv_path: str, directory: str, path_column: str, identifier: str | None,
+                  allow_outside: bool = False) -> StimulusSet:
     frame = read_stimulus_csv(csv_path)
-    if path_column not in frame.columns:
-        raise ValidationError(f"{csv_path} has no column {path_column!r} naming the stimulus files")
+    for column in ("stimulus_id", path_column):
+        if column not in frame.columns:
+            raise ValidationError(f"{csv_path} has no column {column!r} (columns: {[str(c) for c in frame.columns]})")
+    empty = [f"row {row + 2}" for row in np.flatnonzero((frame["stimulus_id"].isna() | frame[path_column].isna())
+                                                          .to_numpy())]
+    if empty:
+        raise ValidationError(f"{csv_path}: empty stimulus_id or {path_column!r} in {empty[:10]}"
+                              + (f" (+{len(empty) - 10} more)" if len(empty) > 10 else ""))
+    null = [f"row {row + 2}" for row, name in enumerate(frame[path_column].tolist()) if "\x00" in str(name)]
+    if null:
+        raise ValidationError(f"{csv_path}: column {path_column!r} holds a NUL character in {null[:10]}")
     folder = Path(directory)
     paths = {sid: str(folder / str(name)) for sid, name in zip(frame["stimulus_id"].tolist(),
                                                                frame[path_column].tolist())}
+    if not allow_outside:
+        root = folder.resolve()
+        outside = [f"row {row + 2}: {name!r}" for row, name in enumerate(map(str, frame[path_column].tolist()))
+                   if root not in (folder / name).resolve().parents]
+        if outside:
+            raise ValidationError([f"{csv_path}: column {path_column!r} names files outside --stimuli-dir {folder} "
+                                   f"(pass --allow-outside to package them): {outside[:10]}"
+                                   + (f" (+{len(outside) - 10} more)" if len(outside) > 10 else "")])
     if path_column == "filename":
         frame = frame.rename(columns={"filename": "image_filename"})
     stimulus_set = StimulusSet(frame)
     stimulus_set.stimulus_paths = paths
-    stimulus_set.identifier = identifier
+    stimulus_set.identifier = identifier if identifier is not None else Path(csv_path).name  # names it in messages
     return stimulus_set
 
 
@@ -54,17 +74,29 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--stimulus-set-identifier", help="stimulus set of the assembly (default: --identifier)")
         command.add_argument("--assembly-identifier", help="assembly identifier (default: --identifier)")
         command.add_argument("--output", help="output folder (default: ~/Downloads/brainscore_packages)")
+        command.add_argument("--allow-outside", action="store_true",
+                             help="accept stimulus files outside --stimuli-dir (absolute paths, '..')")
+        command.add_argument("--debug", action="store_true", help="show the traceback of unexpected errors")
+        if name == "package":
+            command.add_argument("--overwrite", action="store_true",
+                                 help="replace existing packaged files of different content")
     return parser
+
+
+def _read_nc(path: str):
+    """A user's file: opened first in a child process that must finish (damaged HDF5 can loop forever)."""
+    return read_netcdf(path, timeout=UNTRUSTED_TIMEOUT_S)
 
 
 def _validate(args) -> int:
     problems: list[str] = []
     stimulus_set = None
     if args.csv:
-        stimulus_set = _stimulus_set(args.csv, args.stimuli_dir or ".", args.path_column, args.identifier)
-        problems += [f"stimuli: {p}" for p in check_stimulus_set(stimulus_set)]
+        stimulus_set = _stimulus_set(args.csv, args.stimuli_dir or ".", args.path_column, args.identifier,
+                                     args.allow_outside)
+        problems += [f"stimuli ({args.csv}): {p}" for p in check_stimulus_set(stimulus_set)]
     if args.nc:
-        problems += [f"assembly: {p}" for p in check_assembly(read_netcdf(args.nc), args.assembly_class,
+        problems += [f"assembly ({args.nc}): {p}" for p in check_assembly(_read_nc(args.nc), args.assembly_class,
                                                               stimulus_set, allow_nan=args.allow_nan)]
     for problem in problems:
         print(problem)
@@ -80,12 +112,15 @@ def _package(args) -> int:
     stimulus_set = None
     stimulus_set_identifier = args.stimulus_set_identifier or args.identifier
     if args.csv:
-        stimulus_set = _stimulus_set(args.csv, args.stimuli_dir or ".", args.path_column, stimulus_set_identifier)
-        result["stimulus_set"] = package_stimulus_set_locally(stimulus_set, stimulus_set_identifier, args.output)
+        stimulus_set = _stimulus_set(args.csv, args.stimuli_dir or ".", args.path_column, stimulus_set_identifier,
+                                     args.allow_outside)
+        result["stimulus_set"] = package_stimulus_set_locally(stimulus_set, stimulus_set_identifier, args.output,
+                                                              overwrite=args.overwrite)
     if args.nc:
         result["assembly"] = package_data_assembly_locally(
-            read_netcdf(args.nc), args.assembly_identifier or args.identifier, stimulus_set_identifier,
-            args.assembly_class, args.output, stimulus_set=stimulus_set, allow_nan=args.allow_nan)
+            _read_nc(args.nc), args.assembly_identifier or args.identifier, stimulus_set_identifier,
+            args.assembly_class, args.output, stimulus_set=stimulus_set, allow_nan=args.allow_nan,
+            overwrite=args.overwrite)
     if not result:
         raise ValidationError("nothing to package: give --csv/--stimuli-dir and/or --nc")
     print(json.dumps(result["stimulus_set"] if list(result) == ["stimulus_set"] else
@@ -103,6 +138,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in problems:
             print(problem, file=sys.stderr)
         return 1
+    except Exception as error:
+        if args.debug:
+            raise
+        inputs = ", ".join(f"{flag} {value}" for flag, value in (("--csv", args.csv), ("--nc", args.nc)) if value)
+        print(f"brainio {args.command} failed on {inputs or 'its arguments'}: {type(error).__name__}: {error} "
+              "(run again with --debug for the traceback, and please report it)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

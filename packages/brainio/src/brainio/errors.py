@@ -43,3 +43,8 @@ class UnknownAssemblyClassError(BrainIOError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+class NetCDFReadError(BrainIOError, ValueError):
+    """A file that cannot be read as an assembly (damaged, not netCDF-4/HDF5, or opening it did not end);
+    the message names the file."""

@@ -22,6 +22,7 @@ warning.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import logging
@@ -37,7 +38,8 @@ from filelock import FileLock
 from .errors import UnsafeArchiveError
 from .files import apply_umask, atomic_path
 
-__all__ = ["RACY_WINDOW_NS", "extract_zip", "manifest_path", "sweep_stale_temporaries"]
+__all__ = ["RACY_WINDOW_NS", "damaged_files", "extract_zip", "manifest_path", "record_files", "sweep_stale_temporaries",
+           "temporaries_of"]
 
 _logger = logging.getLogger(__name__)
 
@@ -144,6 +146,19 @@ def _content_matches(path: Path, record: dict) -> bool:
         return False
 
 
+def record_files(folder: Path, names: list[str]) -> dict[str, dict]:
+    """SHA-1, size and (size, mtime, ctime) stamp of each file ``folder / name``, for :func:`damaged_files`."""
+    return {name: {"sha1": _file_sha1(folder / name), **_stamp(folder / name)} for name in names}
+
+
+def damaged_files(folder: Path, members: dict[str, dict], recorded_ns: int, *, force: bool = False) -> list[str]:
+    """Names among ``members`` (from :func:`record_files`, recorded at ``recorded_ns``) whose file is missing or
+    differs; stamps are trusted unless racily clean or ``force``."""
+    return [name for name, record in members.items()
+            if (force or not _stamp_trusted(folder / name, record, recorded_ns))
+            and not _content_matches(folder / name, record)]
+
+
 def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo]) -> dict[str, dict]:
     expected = {}
     for info in members:
@@ -155,14 +170,22 @@ def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInf
     return expected
 
 
+def temporaries_of(folder: Path, name: str) -> list[Path]:
+    """Temporaries that :func:`tempfile.mkstemp` / ``mkdtemp`` made for ``name`` in ``folder``:
+    ``.<name>.<random>.part``, the random part without dots (so ``.<name>.verified.<random>.part`` is not one)."""
+    prefix = f".{name}."
+    return [path for path in folder.glob(f".{glob.escape(name)}.*.part")
+            if "." not in path.name[len(prefix):-len(".part")]]
+
+
 def _remove_leftovers(destination: Path) -> None:
-    """Temporaries of ``destination`` (extraction folders, member files) left by killed runs."""
-    for leftover in destination.parent.glob(f".{destination.name}.*.part"):
-        shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+    """Temporaries of ``destination`` (extraction folder, manifest, member files) left by killed runs."""
+    leftovers = temporaries_of(destination.parent, destination.name)
+    leftovers += temporaries_of(destination.parent, manifest_path(destination).name)
     if destination.is_dir():
-        for leftover in destination.rglob(".*.part"):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        leftovers += [path for path in destination.rglob(".*.part") if path.is_file()]
+    for leftover in leftovers:
+        shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
 
 
 def _repair(zip_path: Path, destination: Path, force: bool) -> None:

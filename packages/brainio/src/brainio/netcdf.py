@@ -12,6 +12,9 @@ files: variable ``__xarray_dataarray_variable__``, any dim order, legacy ``image
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +26,25 @@ import xarray as xr
 from ._files import atomic_path, sha1_hash
 from .assemblies import DataAssembly, MetadataAssembly, resolve_assembly_class
 from .coords import flatten_indexes
+from .errors import BrainIOError, NetCDFReadError
 from .linking import column_to_coord_values
 
-__all__ = ["read_netcdf", "write_netcdf"]
+__all__ = ["UNTRUSTED_TIMEOUT_S", "probe_netcdf", "read_netcdf", "write_netcdf"]
+
+UNTRUSTED_TIMEOUT_S = 60.0
+"""Seconds a child process may take to open a file that did not come through a SHA-1 check (CLI, from_files)."""
+
+_PROBE = """
+import sys, h5netcdf
+def visit(group):
+    for variable in group.variables.values():
+        variable.dimensions, variable.shape, variable.dtype, dict(variable.attrs)
+    dict(group.attrs), dict(group.dimensions)
+    for child in group.groups.values():
+        visit(child)
+with h5netcdf.File(sys.argv[1], "r") as file:
+    visit(file)
+"""
 
 ENGINE = "h5netcdf"
 DATA_VARIABLE = "data"
@@ -78,7 +97,8 @@ def _to_dataset(assembly: xr.DataArray, compress: bool) -> tuple[xr.Dataset, dic
     return dataset, encoding, groups
 
 
-def write_netcdf(assembly: xr.DataArray, path: str | os.PathLike, *, compress: bool = True) -> str:
+def write_netcdf(assembly: xr.DataArray, path: str | os.PathLike, *, compress: bool = True,
+                 check: Callable[[Path], None] | None = None) -> str:
     """Write ``assembly`` to ``path`` atomically and return the file's SHA-1.
 
     Parameters
@@ -89,6 +109,8 @@ def write_netcdf(assembly: xr.DataArray, path: str | os.PathLike, *, compress: b
         Target file; written to a temporary file in the same folder, then renamed.
     compress : bool, default=True
         zlib (with byte shuffle) on numeric variables.
+    check : callable, optional
+        Called with the complete temporary file before it replaces ``path``; raising leaves ``path`` as it was.
 
     Returns
     -------
@@ -98,6 +120,8 @@ def write_netcdf(assembly: xr.DataArray, path: str | os.PathLike, *, compress: b
     path = Path(path)
     with atomic_path(path, suffix=".nc") as temp:
         _write_tree(assembly, temp, group=None, compress=compress, label=path)
+        if check is not None:
+            check(temp)
     return sha1_hash(path)
 
 
@@ -158,7 +182,28 @@ def _read_group(path: Path, group: str | None) -> xr.DataArray:
     return array
 
 
-def read_netcdf(path: str | os.PathLike, cls: type | str | None = None) -> DataAssembly:
+def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S) -> None:
+    """Open ``path`` in a child process that walks every group, variable, dimension and attribute.
+
+    Some damaged HDF5 files make the HDF5 library loop forever in C code that holds the GIL (Ctrl-C is
+    ignored); a child process can be killed. Raises :class:`~brainio.errors.NetCDFReadError` naming the file
+    when the child fails or does not finish within ``timeout`` seconds.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise NetCDFReadError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
+    try:
+        result = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True,
+                                timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise NetCDFReadError(f"{path}: opening it did not finish within {timeout:g} s; the file is damaged") from None
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
+        raise NetCDFReadError(f"{path} cannot be read as a netCDF-4 (HDF5) file: {last}")
+
+
+def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
+                timeout: float | None = None) -> DataAssembly:
     """Read an assembly file written by brainio or by Brain-Score.
 
     Parameters
@@ -167,12 +212,32 @@ def read_netcdf(path: str | os.PathLike, cls: type | str | None = None) -> DataA
     cls : DataAssembly subclass or its name, optional
         Class of the result; default=None, meaning the class recorded in the file (``DataAssembly`` for
         Brain-Score files, which do not record it).
+    timeout : float, optional
+        For files that did not pass a SHA-1 check: open the file first in a child process that must finish
+        within ``timeout`` seconds (:func:`probe_netcdf`). default=None: no probe (files from the verified
+        cache).
 
     Returns
     -------
     DataAssembly (or ``cls``) with all coordinates as plain coordinates and the file's attributes.
+
+    Raises
+    ------
+    NetCDFReadError
+        The file is missing, damaged or not an assembly file (names the file and the library's reason).
     """
     path = Path(path)
+    if timeout is not None:
+        probe_netcdf(path, timeout)
+    try:
+        return _read_assembly(path, cls)
+    except BrainIOError:
+        raise
+    except (OSError, ValueError, KeyError, IndexError, TypeError, RuntimeError, AttributeError) as error:
+        raise NetCDFReadError(f"{path} cannot be read as an assembly: {type(error).__name__}: {error}") from error
+
+
+def _read_assembly(path: Path, cls: type | str | None) -> DataAssembly:
     array = _read_group(path, None)
     class_name = array.attrs.pop(CLASS_ATTRIBUTE, None)
     target = resolve_assembly_class(cls if cls is not None else class_name or "DataAssembly")

@@ -62,6 +62,17 @@ def _write_zip(path: Path, entries: list[tuple[str, str]]) -> None:
                 archive.writestr(info, file.read())
 
 
+def _refuse_overwrite(target: Path, temp: Path, identifier: str, overwrite: bool) -> None:
+    """Refuse to replace ``target`` by different bytes unless ``overwrite``: file names map ``.`` to ``_``, so
+    ``Lab.v1`` and ``Lab_v1`` share their files, and a silent replacement breaks the other package."""
+    if overwrite or not target.exists() or sha1_hash(target) == sha1_hash(temp):
+        return
+    raise ValidationError(
+        f"{target} already exists with different content (another package, or an earlier version of "
+        f"{identifier!r}: identifiers that differ only in '.' and '_' share file names); pass overwrite=True "
+        "(--overwrite) to replace it, or package into another folder")
+
+
 def _require_identifier(identifier: Any, what: str) -> None:
     if not isinstance(identifier, str) or not identifier.strip():
         raise ValidationError([f"the {what} needs an identifier (a non-empty string), got {identifier!r}: set "
@@ -71,7 +82,7 @@ def _require_identifier(identifier: Any, what: str) -> None:
 
 def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_identifier: str,
                                  downloads_path: str | os.PathLike | None = None, *,
-                                 filename_prefix: str = "stimulus_") -> dict[str, str]:
+                                 filename_prefix: str = "stimulus_", overwrite: bool = False) -> dict[str, str]:
     """Write ``stimulus_<id>.csv`` and ``stimulus_<id>.zip`` for a stimulus set.
 
     Parameters
@@ -83,6 +94,8 @@ def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_i
     downloads_path : path-like, optional
         Output folder, default=None meaning ``~/Downloads/brainscore_packages/``.
     filename_prefix : str, default='stimulus_'
+    overwrite : bool, default=False
+        Replace existing files of different content (otherwise refused: nothing is written).
 
     Returns
     -------
@@ -114,6 +127,8 @@ def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_i
         temp_zip = stack.enter_context(atomic_path(zip_path))
         frame.to_csv(temp_csv, index=False, lineterminator="\n")
         _write_zip(temp_zip, entries)
+        _refuse_overwrite(csv_path, temp_csv, stimulus_set_identifier, overwrite)
+        _refuse_overwrite(zip_path, temp_zip, stimulus_set_identifier, overwrite)
     return {"identifier": stimulus_set_identifier, "csv_path": str(csv_path), "zip_path": str(zip_path),
             "csv_sha1": sha1_hash(csv_path), "zip_sha1": sha1_hash(zip_path)}
 
@@ -131,7 +146,8 @@ def package_data_assembly_locally(proto_data_assembly: xr.DataArray, assembly_id
                                   stimulus_set_identifier: str, assembly_class_name: str = "NeuroidAssembly",
                                   downloads_path: str | os.PathLike | None = None, *,
                                   stimulus_set: pd.DataFrame | None = None, allow_nan: bool = False,
-                                  extras: dict[str, xr.DataArray] | None = None) -> dict[str, str]:
+                                  extras: dict[str, xr.DataArray] | None = None,
+                                  overwrite: bool = False) -> dict[str, str]:
     """Write ``assy_<id>.nc`` for an assembly after the checklist.
 
     Parameters
@@ -149,6 +165,9 @@ def package_data_assembly_locally(proto_data_assembly: xr.DataArray, assembly_id
         Accept NaN values (e.g. padded repetitions).
     extras : dict of str -> DataArray, optional
         Extra arrays written as netCDF groups.
+    overwrite : bool, default=False
+        Replace an existing file of different content (otherwise refused). The file records
+        ``identifier`` and ``stimulus_set_identifier`` in its attributes.
 
     Returns
     -------
@@ -175,7 +194,8 @@ def package_data_assembly_locally(proto_data_assembly: xr.DataArray, assembly_id
             raise ValidationError(f"extra {name!r} must be a DataArray, got {type(extra).__name__}")
         assembly.attrs[name] = extra
     path = folder / assembly_file_name(assembly_identifier)
-    sha1 = write_netcdf(assembly, path)
+    sha1 = write_netcdf(assembly, path, check=lambda temp: _refuse_overwrite(path, temp, assembly_identifier,
+                                                                             overwrite))
     return {"identifier": assembly_identifier, "path": str(path), "sha1": sha1, "cls": cls.__name__}
 
 
@@ -185,13 +205,16 @@ def _upload(store: Any, local: dict, keys: dict[str, str]) -> dict:
 
 def package_stimulus_set(catalog_name: str | None, proto_stimulus_set: StimulusSet, stimulus_set_identifier: str,
                          bucket_name: str = "brainio-brainscore", *, store: Any = None,
-                         downloads_path: str | os.PathLike | None = None) -> dict[str, Any]:
+                         downloads_path: str | os.PathLike | None = None, overwrite: bool = False) -> dict[str, Any]:
     """Package locally, then upload CSV and ZIP to ``store`` (default ``S3Store(bucket_name)``).
+
+    ``overwrite=True`` replaces local files of different content left by an earlier packaging (a new version).
 
     ``catalog_name`` is accepted for Brain-Score compatibility and unused (no lookup catalogs here).
     Returns the local dict plus ``csv_version_id``, ``zip_version_id`` and ``bucket``.
     """
-    local = package_stimulus_set_locally(proto_stimulus_set, stimulus_set_identifier, downloads_path)
+    local = package_stimulus_set_locally(proto_stimulus_set, stimulus_set_identifier, downloads_path,
+                                         overwrite=overwrite)
     if store is None:
         from .stores.s3 import S3Store
 
@@ -205,14 +228,17 @@ def package_data_assembly(catalog_identifier: str | None, proto_data_assembly: x
                           assembly_class_name: str = "NeuronRecordingAssembly",
                           bucket_name: str = "brainio-brainscore", extras: dict | None = None, *,
                           store: Any = None, downloads_path: str | os.PathLike | None = None,
-                          stimulus_set: pd.DataFrame | None = None, allow_nan: bool = False) -> dict[str, Any]:
+                          stimulus_set: pd.DataFrame | None = None, allow_nan: bool = False,
+                          overwrite: bool = False) -> dict[str, Any]:
     """Package locally, then upload the netCDF file to ``store`` (default ``S3Store(bucket_name)``).
+
+    ``overwrite=True`` replaces a local file of different content left by an earlier packaging (a new version).
 
     Returns the local dict plus ``version_id`` and ``bucket``.
     """
     local = package_data_assembly_locally(proto_data_assembly, assembly_identifier, stimulus_set_identifier,
                                           assembly_class_name, downloads_path, stimulus_set=stimulus_set,
-                                          allow_nan=allow_nan, extras=extras)
+                                          allow_nan=allow_nan, extras=extras, overwrite=overwrite)
     if store is None:
         from .stores.s3 import S3Store
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from .errors import ValidationError
+
 __all__ = ["StimulusSet"]
 
 
@@ -130,10 +132,19 @@ class StimulusSet(pd.DataFrame):
 
 
 def read_stimulus_csv(csv_path: str | os.PathLike) -> pd.DataFrame:
-    """Read a stimulus CSV, keeping ids and file names as text (``'0001'`` stays ``'0001'``)."""
-    header = pd.read_csv(csv_path, nrows=0).columns
-    text_columns = {c: str for c in ("stimulus_id", "image_id", "filename") if c in header}
-    frame = pd.read_csv(csv_path, dtype=text_columns)
+    """Read a stimulus CSV, keeping ids and file names as text (``'0001'`` stays ``'0001'``).
+
+    Raises :class:`~brainio.errors.ValidationError` naming the file when it is not a readable UTF-8 CSV.
+    """
+    try:
+        header = pd.read_csv(csv_path, nrows=0).columns
+        text_columns = {c: str for c in ("stimulus_id", "image_id", "filename") if c in header}
+        frame = pd.read_csv(csv_path, dtype=text_columns)
+    except FileNotFoundError as error:
+        raise ValidationError(f"stimulus CSV {csv_path} does not exist") from error
+    except (UnicodeDecodeError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError, OSError) as error:
+        raise ValidationError(f"stimulus CSV {csv_path} cannot be read: {type(error).__name__}: "
+                              f"{str(error).splitlines()[0] if str(error) else ''}") from error
     if "stimulus_id" not in frame.columns and "image_id" in frame.columns:
         frame["stimulus_id"] = frame["image_id"]
     return frame

@@ -28,6 +28,13 @@ def _few(values) -> str:
     return f"{values[:_SHOW]}{more}"
 
 
+def _safe_member_name(name: str) -> bool:
+    """A ZIP entry name every consumer accepts: relative, no ``..`` part, no backslash or drive, not empty."""
+    parts = name.split("/")
+    return (bool(name.strip()) and not name.startswith("/") and "\\" not in name and name[1:2] != ":"
+            and all(part not in ("", ".", "..") for part in parts))
+
+
 def check_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True) -> list[str]:
     """Problems of a stimulus set before packaging (empty list when it passes).
 
@@ -51,6 +58,14 @@ def check_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True
     duplicated = pd.Series(ids)[pd.Series(ids).duplicated()].unique().tolist()
     if duplicated:
         problems.append(f"duplicate stimulus_id: {_few(duplicated)}")
+    within = (stimulus_set["stimulus_path_within_store"].astype(str).tolist()
+              if "stimulus_path_within_store" in stimulus_set.columns else [v for v in ids if isinstance(v, str)])
+    unsafe = [name for name in within if not _safe_member_name(name)]
+    if unsafe:
+        what = ("stimulus_path_within_store" if "stimulus_path_within_store" in stimulus_set.columns
+                else "stimulus_id")
+        problems.append(f"{what} values name ZIP entries and must be relative paths without '..', '\\' or a drive; "
+                        f"unsafe: {_few(unsafe)}")
     for column in RESERVED_COLUMNS:
         if column in stimulus_set.columns:
             problems.append(f"stimulus set has a {column!r} column, which packaging writes; rename it "

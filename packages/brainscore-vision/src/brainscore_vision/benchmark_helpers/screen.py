@@ -8,10 +8,10 @@ stimulus with gray (RGB 128, 128, 128), a smaller one crops its centre.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +19,9 @@ from PIL import Image
 from tqdm.auto import tqdm
 
 from brainio.digest import stimulus_set_digest
+from brainio.extraction import damaged_files, record_files
 from brainio.files import apply_umask, atomic_path
+from brainio.records import read_record, write_record
 from brainio.stimuli import StimulusSet
 from brainscore_vision._paths import brainscore_home
 
@@ -77,8 +79,16 @@ def place_on_screen(stimulus_set: StimulusSet, target_visual_degrees: float,
     directory = brainscore_home() / "stimuli_on_screen" / f"{new_identifier}--{digest[:16]}"
     stimulus_ids = [str(s) for s in stimulus_set["stimulus_id"].values]
     names = _target_names(stimulus_set, stimulus_ids)
-    if not (directory / _COMPLETE_MARKER).is_file():
-        _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier)
+    marker = read_record(directory / _COMPLETE_MARKER, "screen placement record")
+    if marker is None:
+        if directory.exists():  # an unverifiable earlier copy: convert every file again, in place
+            _convert_files(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier, set(names))
+        else:
+            _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier)
+    else:
+        damaged = set(damaged_files(directory, marker["members"], marker["recorded_ns"]))
+        if damaged:  # a converted image changed or vanished: convert those again (atomic per file)
+            _convert_files(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier, damaged)
 
     converted = stimulus_set.copy()
     converted["degrees"] = target
@@ -132,6 +142,34 @@ def _target_names(stimulus_set: StimulusSet, stimulus_ids: list[str]) -> list[st
     return [f"{sid}{Path(name).suffix}" for sid, name in zip(stimulus_ids, basenames)]
 
 
+def _convert_one(stimulus_set, sid: str, source: float, target: float) -> Image.Image:
+    path = stimulus_set.get_stimulus(sid)
+    try:
+        with Image.open(path) as image:
+            return convert_image(image, target / source)
+    except OSError as error:
+        raise ScreenError(f"cannot read stimulus {sid!r} at {path}: {error}") from error
+
+
+def _write_marker(directory: Path, identifier: str, names: list[str]) -> None:
+    """The completion record: every converted file's SHA-1 and stamp, with a digest of the record itself."""
+    write_record(directory / _COMPLETE_MARKER, {"identifier": identifier, "count": len(names),
+                                                "recorded_ns": time.time_ns(), "members": record_files(directory, names)})
+
+
+def _convert_files(stimulus_set, stimulus_ids, names, sources, target, directory: Path, identifier: str,
+                   which: set[str]) -> None:
+    for sid, name, source in zip(stimulus_ids, names, sources):
+        if name in which:
+            with atomic_path(directory / name, suffix=Path(name).suffix) as temporary:
+                _convert_one(stimulus_set, sid, source, target).save(temporary, format=_format(name))
+    _write_marker(directory, identifier, names)
+
+
+def _format(name: str) -> str:
+    return Image.registered_extensions().get(Path(name).suffix.lower(), "PNG")
+
+
 def _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory: Path, identifier: str) -> None:
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
@@ -139,14 +177,8 @@ def _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory: 
     try:
         for sid, name, source in tqdm(list(zip(stimulus_ids, names, sources)), desc=f"placing on screen ({identifier})",
                                       unit="stimulus", disable=None):
-            path = stimulus_set.get_stimulus(sid)
-            try:
-                with Image.open(path) as image:
-                    converted = convert_image(image, target / source)
-            except OSError as error:
-                raise ScreenError(f"cannot read stimulus {sid!r} at {path}: {error}") from error
-            converted.save(staging / name)
-        (staging / _COMPLETE_MARKER).write_text(json.dumps({"identifier": identifier, "count": len(names)}))
+            _convert_one(stimulus_set, sid, source, target).save(staging / name)
+        _write_marker(staging, identifier, names)  # renaming the folder keeps the files' stamps
         try:
             os.replace(staging, directory)
         except OSError:

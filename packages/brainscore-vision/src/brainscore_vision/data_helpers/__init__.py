@@ -2,6 +2,7 @@
 
 from brainscore_vision.data_helpers.packaged import (
     DataIntegrityError,
+    DataRepairWarning,
     MissingRawDataError,
     PackagedData,
     PackagingDriftWarning,
@@ -9,5 +10,5 @@ from brainscore_vision.data_helpers.packaged import (
     store_directory,
 )
 
-__all__ = ["DataIntegrityError", "MissingRawDataError", "PackagedData", "PackagingDriftWarning", "data_source",
-           "store_directory"]
+__all__ = ["DataIntegrityError", "DataRepairWarning", "MissingRawDataError", "PackagedData", "PackagingDriftWarning",
+           "data_source", "store_directory"]

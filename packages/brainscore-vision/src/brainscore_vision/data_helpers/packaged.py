@@ -10,7 +10,9 @@ checked against its sha1.
 
 Integrity: the sha1 of every raw input file is recorded in the plugin and checked before packaging (a
 changed file is an error naming it); the sha1s of the packaged files are written to the store's
-``manifest.json`` and every load checks the file against them. The stimulus CSV and ZIP files are
+``manifest.json`` and every load checks the file against them. The store heals itself: a damaged
+``manifest.json``, or a packaged file that fails its sha1 or is missing, is packaged again from the raw data
+(once, under the store's lock, with a :class:`DataRepairWarning`). The stimulus CSV and ZIP files are
 written by pure Python, byte-for-byte deterministic: where the plugin records their sha1s too, a
 difference means the packaging code changed and is reported as a :class:`PackagingDriftWarning` naming
 the file. The bytes of a netCDF assembly file also depend on the HDF5/h5py/h5netcdf versions, so the
@@ -23,7 +25,6 @@ the same identifiers load from S3 through ``brainio.s3`` with the recorded sha1s
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import warnings
@@ -33,10 +34,11 @@ from typing import Any
 
 from filelock import FileLock
 
+from brainio.files import sha1_hash
 from brainscore_vision._paths import brainscore_home, raw_data_dir
 
-__all__ = ["DataIntegrityError", "MissingRawDataError", "PackagedData", "PackagingDriftWarning", "data_source",
-           "store_directory"]
+__all__ = ["DataIntegrityError", "DataRepairWarning", "MissingRawDataError", "PackagedData", "PackagingDriftWarning",
+           "data_source", "store_directory"]
 
 MANIFEST = "manifest.json"
 SOURCE_ENV = "BRAINSCORE_VISION_DATA_SOURCE"
@@ -49,6 +51,10 @@ class MissingRawDataError(FileNotFoundError, ValueError):
 
 class DataIntegrityError(ValueError):
     """A raw file's sha1 differs from the one recorded in the plugin; the message names the file."""
+
+
+class DataRepairWarning(UserWarning):
+    """A damaged local data store (manifest or packaged file) is being packaged again from the raw data."""
 
 
 class PackagingDriftWarning(UserWarning):
@@ -73,13 +79,7 @@ def data_source() -> str:
     return source
 
 
-def sha1_of(path: Path, chunk_size: int = 1 << 20) -> str:
-    """Hex SHA-1 of a file's bytes."""
-    digest = hashlib.sha1()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(chunk_size), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+sha1_of = sha1_hash  # the one implementation lives in brainio.files
 
 
 class PackagedData:
@@ -153,10 +153,38 @@ class PackagedData:
         path = self.directory / MANIFEST
         if not path.is_file():
             return None
-        manifest = json.loads(path.read_text())
+        try:
+            manifest = json.loads(path.read_text())
+            if not isinstance(manifest, dict) or not all(isinstance(manifest.get(section), dict)
+                                                         for section in ("stimulus_sets", "assemblies")):
+                raise ValueError("not a manifest of stimulus_sets and assemblies")
+        except (OSError, ValueError) as error:
+            warnings.warn(f"{path} is damaged ({error}); packaging {self.name!r} again from the raw data",
+                          DataRepairWarning, stacklevel=3)
+            return None
         if manifest.get("packaging_version") != self.packaging_version:
             return None
         return manifest
+
+    def repackage(self, reason: str) -> dict[str, Any]:
+        """Package again from the raw data (under the store's lock), e.g. after a packaged file failed its sha1."""
+        warnings.warn(f"{self.name!r} store at {self.directory}: {reason}; packaging it again from the raw data",
+                      DataRepairWarning, stacklevel=3)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(self.directory) + ".lock"):
+            return self._package()
+
+    def _self_repairing(self, load: Callable[[], Any]) -> Any:
+        """``load()``; when a locally packaged file is damaged or missing, package again once and retry."""
+        from brainio.errors import Sha1MismatchError, StoreKeyError
+
+        try:
+            return load()
+        except (Sha1MismatchError, StoreKeyError) as error:
+            if data_source() != "local":
+                raise
+            self.repackage(str(error))
+            return load()
 
     def check_raw_data(self) -> Path:
         """The raw folder, after checking that it exists and that its files have the recorded sha1s."""
@@ -213,8 +241,11 @@ class PackagedData:
                                              zip_version_id=entry.get("zip_version_id"))
         from brainio.fetch import load_stimulus_set
 
-        entry = self._entry("stimulus_sets", identifier)
-        return load_stimulus_set(identifier, self.store(), entry["csv_sha1"], entry["zip_sha1"])
+        def load():
+            entry = self._entry("stimulus_sets", identifier)
+            return load_stimulus_set(identifier, self.store(), entry["csv_sha1"], entry["zip_sha1"])
+
+        return self._self_repairing(load)
 
     def load_assembly(self, identifier: str, stimulus_set_loader: Callable | None = None,
                       merge_stimulus_set_meta: bool = True):
@@ -231,10 +262,13 @@ class PackagedData:
                                          merge_stimulus_set_meta=merge_stimulus_set_meta)
         from brainio.fetch import load_assembly
 
-        entry = self._entry("assemblies", identifier)
-        return load_assembly(identifier, self.store(), entry["sha1"], getattr(assemblies, entry["cls"]),
-                             stimulus_set_loader=stimulus_set_loader,
-                             merge_stimulus_set_meta=merge_stimulus_set_meta)
+        def load():
+            entry = self._entry("assemblies", identifier)
+            return load_assembly(identifier, self.store(), entry["sha1"], getattr(assemblies, entry["cls"]),
+                                 stimulus_set_loader=stimulus_set_loader,
+                                 merge_stimulus_set_meta=merge_stimulus_set_meta)
+
+        return self._self_repairing(load)
 
     def _entry(self, section: str, identifier: str) -> Mapping[str, Any]:
         manifest = self.manifest()

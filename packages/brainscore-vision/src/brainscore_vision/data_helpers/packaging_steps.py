@@ -65,7 +65,8 @@ def empty_manifest() -> dict[str, dict[str, Any]]:
 def add_stimulus_set(manifest: dict[str, dict[str, Any]], stimulus_set, identifier: str,
                      store_directory: Path) -> None:
     """Package ``stimulus_set`` (CSV + ZIP) into ``store_directory`` and record its sha1s in ``manifest``."""
-    packaged = package_stimulus_set_locally(stimulus_set, identifier, downloads_path=store_directory)
+    packaged = package_stimulus_set_locally(stimulus_set, identifier, downloads_path=store_directory,
+                                            overwrite=True)  # the plugin's own store: re-packaging replaces
     manifest["stimulus_sets"][identifier] = {"csv_sha1": packaged["csv_sha1"], "zip_sha1": packaged["zip_sha1"]}
 
 
@@ -75,7 +76,8 @@ def add_assembly(manifest: dict[str, dict[str, Any]], assembly, identifier: str,
     in ``manifest``. ``stimulus_set`` (a table with ``stimulus_id``) stands in for a stimulus set that is not
     packaged in the same store (e.g. one registered by reference)."""
     packaged = package_data_assembly_locally(assembly, identifier, stimulus_set_identifier, assembly_class_name,
-                                             downloads_path=store_directory, stimulus_set=stimulus_set)
+                                             downloads_path=store_directory, stimulus_set=stimulus_set,
+                                             overwrite=True)
     manifest["assemblies"][identifier] = {"sha1": packaged["sha1"], "cls": assembly_class_name,
                                           "stimulus_set_identifier": stimulus_set_identifier}
 

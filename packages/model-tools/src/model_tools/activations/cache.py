@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 from filelock import FileLock
 
+from brainio.records import read_record, write_record
+
 _FALSE = {"", "0", "false", "no", "off"}
 
 #: Name of the activations variable in an entry file.
@@ -218,11 +220,11 @@ class ActivationsCache:
         layouts: dict[Path, tuple[int, tuple[int, int]] | None] = {}
         found = {}
         for layer, key in keys.items():
+            record = read_record(self.index_path(key), "activations index")  # damaged: a miss, warned
             try:
-                record = json.loads(self.index_path(key).read_text())
                 entry = self.directory / record["entry"]
                 start, stop = int(record["start"]), int(record["stop"])
-            except (OSError, ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError):
                 continue
             if entry not in layouts:
                 layouts[entry] = _entry_layout(entry)
@@ -304,24 +306,13 @@ class ActivationsCache:
         relative = writer.path.relative_to(self.directory).as_posix()
         for layer, (start, stop) in writer.columns.items():
             record = {**description, "layer": layer, "entry": relative, "start": start, "stop": stop}
-            self._write_text(self.index_path(keys[layer]), json.dumps(record, sort_keys=True, indent=1,
-                                                                      default=str))
+            write_record(self.index_path(keys[layer]), json.loads(json.dumps(record, default=str)))
 
     def discard(self, writer: EntryWriter | None) -> None:
         """Remove an uncommitted entry's temporary file (nothing happens after :meth:`commit`)."""
         if writer is not None:
             writer.close()
             self._unlink(writer.temporary)
-
-    @staticmethod
-    def _write_text(path: Path, text: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-        try:
-            temporary.write_text(text)
-            os.replace(temporary, path)
-        finally:
-            ActivationsCache._unlink(temporary)
 
     @staticmethod
     def _unlink(path: Path) -> None:

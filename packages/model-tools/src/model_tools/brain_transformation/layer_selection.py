@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Sequence
@@ -11,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from brainio.records import read_record, write_record
 from model_tools.activations.cache import caching_enabled
 from model_tools.digest import json_digest, weights_digest
 
@@ -148,17 +148,12 @@ class LayerSelection:
         })
 
     def _read(self, key: str) -> dict[str, Any] | None:
-        path = _selection_root() / f"{key}.json"
-        if not caching_enabled(self.cache) or not path.is_file():
+        if not caching_enabled(self.cache):
             return None
-        content = json.loads(path.read_text())
-        return content if set(content.get("layers", [])) == set(self.layers) else None
+        content = read_record(_selection_root() / f"{key}.json", "layer selection")  # damaged: a miss, warned
+        return content if isinstance(content, dict) and set(content.get("layers", [])) == set(self.layers) else None
 
     def _write(self, key: str, content: dict[str, Any]) -> None:
         if not caching_enabled(self.cache):
             return
-        folder = _selection_root()
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f".{key}.{os.getpid()}.tmp"
-        temporary.write_text(json.dumps(content, indent=1, sort_keys=True))
-        os.replace(temporary, folder / f"{key}.json")
+        write_record(_selection_root() / f"{key}.json", content)
