@@ -16,8 +16,9 @@ def brainscore_home() -> Path:
 def raw_data_dir() -> Path:
     """``$BRAINSCORE_RAW_DATA``: the folder that holds the raw recordings (``cowley2023_v4/`` ...).
 
-    Default: ``shared/data`` beside the repository checkout this package lives in, when it exists,
-    else ``./shared/data``.
+    Default: ``shared/data`` beside the repository checkout this package lives in (an editable install),
+    else the first ``shared/data`` found in the working directory or one of its parents (a regular install
+    used from inside a checkout), else ``./shared/data``.
     """
     configured = os.environ.get("BRAINSCORE_RAW_DATA")
     if configured:
@@ -28,4 +29,8 @@ def raw_data_dir() -> Path:
         candidate = parent.parent / "shared" / "data"
         if (parent / "packages").is_dir() and candidate.is_dir():
             return candidate
+    working = Path.cwd().resolve()
+    for folder in (working, *working.parents):
+        if (folder / "shared" / "data").is_dir():
+            return folder / "shared" / "data"
     return Path("shared") / "data"

@@ -1,7 +1,7 @@
 """Stores hold packaged files under keys (file names): a local folder or an S3 bucket.
 
 A store has ``download(key, target, version_id=None)`` (write the object's bytes to ``target``) and
-``upload(source, key) -> version_id | None``. ``S3Store`` needs ``pip install brainio[s3]``; boto3 is
+``upload(source, key) -> version_id | None``. ``S3Store`` needs ``pip install './packages/brainio[s3]'`` (from the repository); boto3 is
 imported only by :mod:`brainio.stores.s3`. ``open_store('s3://bucket/folder')`` /
 ``open_store('/local/folder')`` build one from a location; other URL schemes are looked up in the
 entry-point group ``brainio.stores`` (name = scheme, value = a class called with the rest of the URL),

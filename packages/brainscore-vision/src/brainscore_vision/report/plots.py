@@ -24,7 +24,7 @@ def matplotlib_missing() -> str | None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        return "Figures need matplotlib: pip install 'brainscore-vision[report]'."
+        return "Figures need matplotlib: pip install -c constraints.txt './packages/brainscore-vision[report]' (from the repository root)."
     return None
 
 

@@ -23,7 +23,7 @@ def build_timm_module(name: str, *, pretrained: bool = True):
     try:
         import timm
     except Exception as error:
-        raise MissingDependencyError(f"timm models need timm (pip install 'model-tools[timm]'): "
+        raise MissingDependencyError(f"timm models need timm (from the repository root: pip install './packages/model-tools[timm]'): "
                                      f"{type(error).__name__}: {error}") from error
     if not pretrained:
         return timm.create_model(name, pretrained=False).eval()

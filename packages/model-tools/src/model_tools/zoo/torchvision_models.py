@@ -27,7 +27,7 @@ def _torchvision():
         import torchvision
     except Exception as error:  # ImportError, or a RuntimeError from a torch/torchvision mismatch
         raise MissingDependencyError(
-            f"torchvision models need torchvision (pip install 'model-tools[torchvision]'; it needs a torch "
+            f"torchvision models need torchvision (from the repository root: pip install './packages/model-tools[torchvision]'; it needs a torch "
             f"build with a matching torchvision): {type(error).__name__}: {error}") from error
     return torchvision
 
