@@ -239,3 +239,14 @@ def test_open_store_s3():
     store = open_store("s3://bucket/folder/sub")
     assert isinstance(store, S3Store) and store.bucket_name == "bucket"
     assert store.object_key("a.nc") == "folder/sub/a.nc"
+
+
+def test_local_store_expands_the_home_folder(tmp_path, monkeypatch):
+    """The README's ``LocalStore('~/Downloads/brainscore_packages')``: ``~`` means the home folder."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "packages").mkdir()
+    (tmp_path / "packages" / "a.csv").write_text("x")
+    store = LocalStore("~/packages")
+    assert store.directory == tmp_path / "packages"
+    store.download("a.csv", tmp_path / "copy.csv")
+    assert (tmp_path / "copy.csv").read_text() == "x"

@@ -18,12 +18,12 @@ class LocalStore:
     Parameters
     ----------
     directory : path-like
-        Folder holding the files; keys are file names inside it. Versions are not kept: ``version_id``
+        Folder holding the files (``~`` is expanded); keys are file names inside it. Versions are not kept: ``version_id``
         is accepted and ignored, ``upload`` returns None.
     """
 
     def __init__(self, directory: str | os.PathLike):
-        self.directory = Path(directory)
+        self.directory = Path(directory).expanduser()
 
     def __repr__(self) -> str:
         return f"LocalStore({str(self.directory)!r})"
