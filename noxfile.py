@@ -67,6 +67,8 @@ def install_package(
             if d != dist and d not in deps:
                 targets.append(_local(d))
     constraints = ["-c", CONSTRAINTS] if constrained else []
+    session.log(f"installing {dist}{f'[{extras}]' if extras else ''} and its dependencies (about 1-2 minutes on a "
+                "cold machine, torch included; pip's output is shown with nox -v)")
     session.install(*constraints, *dict.fromkeys(targets))
 
 

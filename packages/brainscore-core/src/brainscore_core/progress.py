@@ -1,7 +1,7 @@
 """One progress bar for every long step (extraction, packaging, cross-validation splits, ceilings, grids).
 
 ``progress(iterable, ...)`` wraps an iterable in a tqdm bar that works in a terminal, in a log file and in
-Jupyter. In a notebook the widget bar of ``tqdm.notebook`` is used when ipywidgets is importable; otherwise
+Jupyter, and appears only once a step has run for 2 s (``delay``). In a notebook the widget bar of ``tqdm.notebook`` is used when ipywidgets is importable; otherwise
 the plain text bar, so no ``TqdmWarning`` about a missing IProgress appears. Bars are shown by default, also
 when stderr is not a terminal (a long silent step is worse than a few lines of log); set
 ``BRAINSCORE_PROGRESS=0`` (or pass ``disable=True``) to switch them off.
@@ -55,6 +55,7 @@ def progress(
     unit: str = "it",
     disable: bool | None = None,
     leave: bool = True,
+    delay: float = 2.0,
     **kwargs: Any,
 ) -> Any:
     """A tqdm progress bar over ``iterable`` (or a manual bar with ``total`` when ``iterable`` is None).
@@ -73,9 +74,12 @@ def progress(
         ``True`` hides the bar; default ``None`` follows ``$BRAINSCORE_PROGRESS`` (shown unless set to 0).
     leave : bool, default=True
         Keep the finished bar on screen.
+    delay : float, default=2.0
+        Seconds before the bar appears: steps that finish sooner print nothing.
     """
     if disable is None:
         disable = not progress_enabled()
     return _tqdm_class()(
-        iterable, total=total, desc=desc, unit=unit, disable=disable, leave=leave, dynamic_ncols=True, **kwargs
+        iterable, total=total, desc=desc, unit=unit, disable=disable, leave=leave, delay=delay,
+        dynamic_ncols=True, **kwargs
     )

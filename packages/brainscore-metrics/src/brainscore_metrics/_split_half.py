@@ -110,7 +110,10 @@ def split_half_from_rows(xp, rows, slots, halves, *, max_batch_bytes: int | None
     half_means = _half_means_with_missing if has_missing else _half_means_complete
     out = np.empty((n_splits, n_columns))
     kept_a, kept_b = [], []
-    for split, mean_a, mean_b in half_means(xp, rows, slots, absent, halves, batch):
+    from brainscore_core.progress import progress
+
+    for split, mean_a, mean_b in progress(half_means(xp, rows, slots, absent, halves, batch), total=n_splits,
+                                          desc="split-half ceiling", unit="split", leave=False):
         out[split] = xp.to_numpy(spearman_brown(xp, masked_pearson(xp, mean_a, mean_b)))
         if keep_halves:  # copies: the buffers are reused for the next batch
             kept_a.append(np.array(xp.to_numpy(mean_a), copy=True))

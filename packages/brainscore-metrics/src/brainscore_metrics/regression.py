@@ -96,8 +96,10 @@ class _ArrayRegression:
         xp = self._xp(X, Y)
         X, Y = self._as(xp, X), self._as(xp, Y)
         shared = self._shared(xp, X)
+        from brainscore_core.progress import progress
+
         predictions, self.split_info_ = [], []
-        for train, test in splits:
+        for train, test in progress(splits, desc=f"{type(self).__name__} splits", unit="split", leave=False):
             state = self._fit(xp, X, Y, np.asarray(train), shared=shared)
             predictions.append(self._predict(xp, state, X, np.asarray(test), same_source=True))
             self.split_info_.append({k: v for k, v in state.items() if k in self._info_keys})
@@ -180,8 +182,11 @@ class PLSRegression(_ArrayRegression):
         X, Y = self._as_source(xp, X), self._as(xp, Y)
         splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
         n_components = self._components(X.shape[1], min(len(train) for train, _ in splits))
+        from brainscore_core.progress import progress
+
         predictions = []
-        for group in self._lockstep_groups(X, Y, splits, n_components):
+        groups = list(self._lockstep_groups(X, Y, splits, n_components))
+        for group in progress(groups, desc="PLS fit (splits in lockstep)", unit="group", leave=False):
             fitted = pls_fit_splits(xp, X, Y, [splits[s][0] for s in group], n_components=n_components,
                                     max_iter=self.max_iter, tol=self.tol)
             predictions += [pls_predict(xp, state, X, splits[s][1]) for state, s in zip(fitted, group, strict=True)]

@@ -23,6 +23,7 @@ from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._scores import make_score, raw_score
 from brainscore_metrics.backend import blas_threads_for, resolve_backend
 from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
+from brainscore_metrics.notices import notice_wide_source
 from brainscore_metrics.regression import make_regression
 from brainscore_metrics.splits import StimulusSplitter, aggregate_splits, indices_of_values
 
@@ -138,6 +139,7 @@ class CrossRegressedCorrelation(Metric):
         if regression.backend is None:
             regression.backend = xp.name
         n, p = X.shape
+        notice_wide_source(p, max(len(train) for train, _ in splits), len(splits), f"{self.regression!s} regression")
         with blas_threads_for(xp, flops=len(splits) * n * p * (min(n, p) + Y.shape[1])):
             predictions = regression.cross_predict(X, Y, splits)
             Yf = xp.asarray(Y, dtype=xp.float64)

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from tqdm.auto import tqdm
+from brainscore_core.progress import progress as progress_bar
 
 __all__ = ["main"]
 
@@ -130,7 +130,7 @@ def _score(args) -> int:
     pairs = [(m, b) for m in args.models for b in args.benchmarks]
     benchmarks: dict[str, object] = {}
     models: dict[str, object] = {}
-    with tqdm(total=len(pairs), desc="scoring", unit="score", disable=None) as progress:
+    with progress_bar(total=len(pairs), desc="scoring", unit="score") as progress:
         for model_identifier, benchmark_identifier in pairs:
             progress.set_postfix_str(f"{model_identifier} on {benchmark_identifier}")
             what = f"{model_identifier} on {benchmark_identifier}"

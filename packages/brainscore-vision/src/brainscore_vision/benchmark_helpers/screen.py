@@ -16,13 +16,13 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from tqdm.auto import tqdm
 
 from brainio.digest import stimulus_set_digest
 from brainio.extraction import damaged_files, record_files
 from brainio.files import apply_umask, atomic_path
 from brainio.records import read_record, write_record
 from brainio.stimuli import StimulusSet
+from brainscore_core.progress import progress
 from brainscore_vision._paths import brainscore_home
 
 __all__ = ["ImageConverter", "ScreenError", "convert_image", "place_on_screen"]
@@ -175,8 +175,8 @@ def _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory: 
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
     apply_umask(staging, directory=True)
     try:
-        for sid, name, source in tqdm(list(zip(stimulus_ids, names, sources)), desc=f"placing on screen ({identifier})",
-                                      unit="stimulus", disable=None):
+        for sid, name, source in progress(list(zip(stimulus_ids, names, sources)),
+                                          desc=f"placing on screen ({identifier})", unit="stimulus"):
             _convert_one(stimulus_set, sid, source, target).save(staging / name)
         _write_marker(staging, identifier, names)  # renaming the folder keeps the files' stamps
         try:

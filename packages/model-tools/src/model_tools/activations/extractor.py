@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import sys
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -93,7 +92,8 @@ class ActivationsExtractor:
     reduction : RandomProjection or PCAReduction, default=None
         Reduces each layer with more than ``n_components`` features.
     progress : bool, default=None
-        tqdm progress bar; None means only when stderr is a terminal.
+        Progress bar (brainscore_core.progress: terminal, log file or Jupyter); None means shown unless
+        ``$BRAINSCORE_PROGRESS=0``.
     device : str, default='cpu'
         Where input batches are sent; move the model there yourself (``model.to(device)``).
     reuse_memory : bool, default=None
@@ -286,7 +286,7 @@ class ActivationsExtractor:
         phased = _decode_between_passes(self.overlap_decoding, self.device)
         workers = self.num_workers if self.num_workers is not None else _default_workers(phased)
         writers = min(2, usable_cores()) if phased else 1  # a batch's rows are written in this many parts
-        show = self.progress if self.progress is not None else sys.stderr.isatty()
+        hide = None if self.progress is None else not self.progress  # None: $BRAINSCORE_PROGRESS decides
 
         def finish_oldest_write() -> None:
             buffer, jobs = pending.popleft()
@@ -299,12 +299,12 @@ class ActivationsExtractor:
             with torch.no_grad(), LayerRecorder(modules, sink), freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
                     ThreadPoolExecutor(writers) as background:
-                from tqdm.auto import tqdm
+                from brainscore_core.progress import progress
 
                 total = -(-count // max(1, int(self.batch_size)))
                 batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
-                for start, stop, batch in tqdm(batches, total=total, disable=not show,
-                                               desc=f"activations {self.identifier}", unit="batch"):
+                for start, stop, batch in progress(batches, total=total, disable=hide,
+                                                   desc=f"activations {self.identifier}", unit="batch"):
                     while phased and pending:  # the last batch's write ran beside this batch's decoding
                         finish_oldest_write()
                     window["start"], window["stop"] = start, stop

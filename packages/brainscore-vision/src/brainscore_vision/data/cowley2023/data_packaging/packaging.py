@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from brainio.assemblies import NeuroidAssembly
 from brainio.stimuli import StimulusSet
+from brainscore_core.progress import progress as progress_bar
 from brainscore_vision.data_helpers.packaging_steps import (
     add_assembly,
     add_stimulus_set,
@@ -125,7 +125,7 @@ def package(raw_directory: Path, store_directory: Path) -> Mapping[str, Any]:
     store_directory.mkdir(parents=True, exist_ok=True)
     manifest = empty_manifest()
     sessions = (TRIAL_SESSION, *AVERAGED_SESSIONS)
-    with tqdm(total=2 * len(sessions), desc="packaging Cowley2023", unit="file", disable=None) as progress:
+    with progress_bar(total=2 * len(sessions), desc="packaging Cowley2023", unit="file") as progress:
         for session in sessions:
             identifier = stimulus_set_identifier(session)
             stimulus_set = build_stimulus_set(raw_directory, session)

@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from PIL import Image
-from tqdm.auto import tqdm
 
 from brainio.assemblies import DataAssembly
 from brainio.stimuli import StimulusSet
+from brainscore_core.progress import progress as progress_bar
 from brainscore_vision.data_helpers.packaging_steps import (
     add_assembly,
     add_stimulus_set,
@@ -91,7 +91,7 @@ def package(raw_directory: Path, store_directory: Path) -> Mapping[str, Any]:
     raw_directory, store_directory = Path(raw_directory), Path(store_directory)
     store_directory.mkdir(parents=True, exist_ok=True)
     manifest = empty_manifest()
-    with tqdm(total=3, desc="packaging Kriegeskorte2008", unit="file", disable=None) as progress:
+    with progress_bar(total=3, desc="packaging Kriegeskorte2008", unit="file") as progress:
         stimulus_set = build_stimulus_set(raw_directory)
         add_stimulus_set(manifest, stimulus_set, STIMULUS_SET, store_directory)
         progress.update()

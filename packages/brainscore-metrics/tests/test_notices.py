@@ -1,0 +1,36 @@
+"""The notice before fitting a wide source (issue 19, item 2)."""
+
+import logging
+
+import numpy as np
+
+from brainscore_metrics.notices import SECONDS_PER_ENTRY, WIDE_FEATURES, notice_wide_source
+
+
+def test_notice_names_the_reductions_and_the_expected_time(caplog):
+    with caplog.at_level(logging.WARNING, logger="brainscore_metrics"):
+        assert not notice_wide_source(WIDE_FEATURES, 576, 10)
+        assert caplog.text == ""
+        assert notice_wide_source(93_312, 576, 10, "pls regression")
+    # expected time by hand: 1e-7 s x 10 splits x 576 stimuli x 93,312 features = 53.7 s
+    assert SECONDS_PER_ENTRY == 1e-7
+    assert "93,312 features" in caplog.text and "about 54 s" in caplog.text
+    assert "RandomProjection" in caplog.text and "PCAReduction" in caplog.text
+
+
+def test_a_wide_cross_validated_fit_logs_the_notice_once(caplog):
+    from brainio import NeuroidAssembly
+    from brainscore_metrics.regression_correlation import CrossRegressedCorrelation
+
+    rng = np.random.default_rng(0)
+    n, p = 40, WIDE_FEATURES + 1
+
+    def assembly(values):
+        return NeuroidAssembly(values, dims=["presentation", "neuroid"], coords={
+            "stimulus_id": ("presentation", [f"s{i}" for i in range(n)]),
+            "neuroid_id": ("neuroid", [f"n{i}" for i in range(values.shape[1])])})
+
+    metric = CrossRegressedCorrelation("linear", crossvalidation_kwargs={"stratification_coord": None, "splits": 2})
+    with caplog.at_level(logging.WARNING, logger="brainscore_metrics"):
+        metric(assembly(rng.normal(size=(n, p)).astype(np.float32)), assembly(rng.normal(size=(n, 3))))
+    assert caplog.text.count("fitting linear regression on 20,001 features (2 splits of") == 1
