@@ -16,7 +16,8 @@ from brainscore_core.results import COLUMNS, ResultStore
 
 EXPECTED_COLUMNS = ("id", "model_identifier", "benchmark_identifier", "benchmark_version", "benchmark_parent",
                     "score_raw", "score_ceiled", "error", "ceiling", "ceiling_error", "comment", "layer_map",
-                    "provenance", "attrs", "timestamp")
+                    "provenance", "attrs", "timestamp", "status", "error_type", "error_message", "elapsed_s",
+                    "model_digest", "versions")
 
 
 def _ceiled_score():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "BrainScoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
     "NonScalarScoreError",
@@ -18,7 +19,11 @@ __all__ = [
 ]
 
 
-class UnknownIdentifierError(KeyError):
+class BrainScoreError(Exception):
+    """Base class of every error of brainscore_core (each also subclasses the matching builtin)."""
+
+
+class UnknownIdentifierError(BrainScoreError, KeyError):
     """No plugin of this kind is registered under ``identifier``.
 
     Attributes
@@ -57,7 +62,7 @@ class UnknownIdentifierError(KeyError):
         return f"no {self.kind} registered as {self.identifier!r}{where}{hint}"
 
 
-class DuplicateIdentifierError(ValueError):
+class DuplicateIdentifierError(BrainScoreError, ValueError):
     """Two plugins claim the same identifier for the same kind.
 
     The message names both distributions (with versions) and both modules.
@@ -76,19 +81,19 @@ class DuplicateIdentifierError(ValueError):
         return type(self), (self.kind, self.identifier, self.first, self.second)
 
 
-class UnknownKindError(ValueError):
+class UnknownKindError(BrainScoreError, ValueError):
     """A registry kind that does not exist (valid kinds are listed in the message)."""
 
 
-class InvalidPluginError(ValueError):
+class InvalidPluginError(BrainScoreError, ValueError):
     """A plugin returned something other than a mapping of identifier -> callable factory."""
 
 
-class PluginLoadError(ImportError):
+class PluginLoadError(BrainScoreError, ImportError):
     """Importing a plugin module named by an entry point failed; the message names the distribution."""
 
 
-class NonScalarScoreError(ValueError):
+class NonScalarScoreError(BrainScoreError, ValueError):
     """A score with more than one value was given where a single number is needed."""
 
 

@@ -142,24 +142,31 @@ model_registry : Registry
         """Call the model factory registered as ``identifier``."""
         return self.model_registry[identifier]()
 
-    def score(self, model_identifier: str, benchmark_identifier: str, conda_active: bool = False) -> Any:
-        """Score model ``model_identifier`` on benchmark ``benchmark_identifier``.
+    def score(self, model_identifier: str, benchmark_identifier: str, conda_active: bool = False, *,
+              store: Any = True) -> Any:
+        """Score model ``model_identifier`` on benchmark ``benchmark_identifier`` and store the result.
 
         Sets ``attrs['model_identifier']``, ``attrs['benchmark_identifier']`` and, when the model exposes
         a layer map (attribute ``layer_map`` or ``region_layer_map``), ``attrs['comment'] =
-        "layers: {region: layer}"``. ``conda_active`` is accepted for compatibility and ignored.
+        "layers: {region: layer}"``. The row goes to the results store (``store=True``: $BRAINSCORE_RESULTS_URL
+        or $BRAINSCORE_HOME/results.sqlite; a URL or ResultStore; ``False`` stores nothing), so it reaches
+        ``brainscore report``; see :func:`brainscore_core.scoring.score_pair`. ``conda_active`` is accepted
+        for compatibility and ignored.
         """
-        from brainscore_core.benchmarks import score_benchmark
+        from brainscore_core.scoring import score_pair
 
         model = self.load_model(model_identifier)
         benchmark = self.load_benchmark(benchmark_identifier)
-        result = score_benchmark(benchmark, model)
-        result.attrs["model_identifier"] = model_identifier
-        result.attrs["benchmark_identifier"] = benchmark_identifier
-        layer_map = getattr(model, "layer_map", None) or getattr(model, "region_layer_map", None)
-        if layer_map:
-            result.attrs["comment"] = f"layers: {dict(layer_map)}"
-        return result
+        return score_pair(model, benchmark, model_identifier=model_identifier,
+                          benchmark_identifier=benchmark_identifier, store=store)
+
+    def score_many(self, models: Any, benchmarks: Any, client: Any = None, **kwargs: Any) -> Any:
+        """Every model on every benchmark, in process or on a Dask ``client``; a DataFrame of one row per pair
+        (see :func:`brainscore_core.grid.score_many`, whose keyword arguments this passes on). Workers resolve
+        identifiers by importing the module named like the entry-point group (e.g. ``brainscore_vision``)."""
+        from brainscore_core.grid import score_many
+
+        return score_many(models, benchmarks, client, domain=self.entry_point_group, **kwargs)
 
     def list_plugins(self, kind: str | None = None) -> list[PluginInfo]:
         """Registered plugins of ``kind`` (all kinds when None), sorted by kind and identifier.
@@ -174,7 +181,7 @@ model_registry : Registry
         """Names a domain package re-exports: the six registries, ``load_*``, ``score``, ``list_plugins``."""
         names = [f"{kind}_registry" for kind in KINDS] + [
             "load_dataset", "load_stimulus_set", "load_metric", "load_ceiling", "load_benchmark",
-            "load_model", "score", "list_plugins"]
+            "load_model", "score", "score_many", "list_plugins"]
         return {name: getattr(self, name) for name in names}
 
     # registration -----------------------------------------------------------------------------------

@@ -7,23 +7,21 @@ SQLite runs in WAL mode with a busy timeout, so several processes can write at o
 
 from __future__ import annotations
 
-import json
-import math
+import contextlib
 import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import sqlalchemy as sa
-import xarray as xr
 
 from brainscore_core._files import brainscore_home
-from brainscore_core.errors import NonScalarScoreError
-from brainscore_core.score import score_center_error
+from brainscore_core.errors import BrainScoreError
+from brainscore_core.result_rows import score_row
 
-__all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "default_url", "scores_table", "ResultStoreNotFoundError"]
+__all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
+           "scores_table"]
 
 RESULTS_URL_ENV = "BRAINSCORE_RESULTS_URL"
 SQLITE_BUSY_TIMEOUT_S = 60
@@ -46,7 +44,17 @@ scores_table = sa.Table(
     sa.Column("provenance", sa.Text),
     sa.Column("attrs", sa.Text),
     sa.Column("timestamp", sa.DateTime(timezone=True), nullable=False),
+    # added in format 2 (older stores gain them on first write): one scoring path stores timings, versions,
+    # the model's content digest (for resuming grids) and failed pairs
+    sa.Column("status", sa.String(16)),
+    sa.Column("error_type", sa.String(256)),
+    sa.Column("error_message", sa.Text),
+    sa.Column("elapsed_s", sa.Float),
+    sa.Column("model_digest", sa.String(128), index=True),
+    sa.Column("versions", sa.Text),
 )
+#: columns a store created before format 2 lacks; added with ALTER TABLE on first write
+ADDED_COLUMNS = ("status", "error_type", "error_message", "elapsed_s", "model_digest", "versions")
 COLUMNS: tuple[str, ...] = tuple(column.name for column in scores_table.columns)
 
 
@@ -58,64 +66,17 @@ def default_url() -> str:
     return f"sqlite:///{brainscore_home() / 'results.sqlite'}"
 
 
-def _number(value: Any) -> float | None:
-    """A finite float, or None (SQL NULL) for None / NaN / inf."""
-    if value is None:
-        return None
-    if isinstance(value, xr.DataArray):
-        if value.size != 1:
-            raise NonScalarScoreError(f"expected a single value, got an array of shape {value.shape}")
-        value = value.values.reshape(-1)[0]
-    number = float(value)
-    return number if math.isfinite(number) else None
+class ResultStoreError(BrainScoreError, RuntimeError):
+    """The results store cannot be opened, checked or written (locked, damaged, unreachable); names the URL."""
 
 
-def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, sort_keys=True, default=_json_default)
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (np.ndarray, xr.DataArray)):
-        return np.asarray(value).tolist()
-    return str(value)
-
-
-_SKIP = object()
-
-
-def _jsonable(value: Any) -> Any:
-    """``value`` as plain JSON (numbers, strings, lists, dicts; NaN/inf -> None), or ``_SKIP`` when it is
-    not plain data (DataArrays such as the raw Score or the ceiling, arbitrary objects)."""
-    if value is None or isinstance(value, (str, bool)):
-        return value
-    if isinstance(value, (int, float, np.number, np.bool_)):
-        value = value.item() if isinstance(value, np.generic) else value
-        return None if isinstance(value, float) and not math.isfinite(value) else value
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        items = [_jsonable(item) for item in value]
-        return _SKIP if any(item is _SKIP for item in items) else items
-    if isinstance(value, Mapping):
-        entries = {str(key): _jsonable(item) for key, item in value.items()}
-        return _SKIP if any(item is _SKIP for item in entries.values()) else entries
-    return _SKIP
-
-
-def _plain_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """The attrs that are plain JSON data (numbers, strings, lists, dicts); Scores and objects are left out."""
-    plain = {}
-    for key, value in attrs.items():
-        converted = _jsonable(value)
-        if converted is not _SKIP:
-            plain[str(key)] = converted
-    return plain
-
-
-class ResultStoreNotFoundError(FileNotFoundError):
+class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
     """A read-only use of the results store found no store (or no scores table) at the URL."""
+
+
+def _store_error(store: ResultStore, action: str, error: BaseException) -> ResultStoreError:
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return ResultStoreError(f"cannot {action} the results store {store!r}: {type(error).__name__}: {first}")
 
 
 class ResultStore:
@@ -141,16 +102,41 @@ class ResultStore:
     @property
     def engine(self) -> sa.Engine:
         if self._engine is None:
-            engine = self._create_engine()
-            if self.read_only:
-                if not sa.inspect(engine).has_table(scores_table.name):
-                    engine.dispose()
-                    raise ResultStoreNotFoundError(f"the results store {self.url} has no scores table: nothing has "
-                                                   "been stored there (check the URL)")
-            else:
-                self._create_table(engine)
+            try:
+                engine = self._create_engine()
+                if self.read_only:
+                    if not sa.inspect(engine).has_table(scores_table.name):
+                        engine.dispose()
+                        raise ResultStoreNotFoundError(f"the results store {self.url} has no scores table: nothing "
+                                                       "has been stored there (check the URL)")
+                else:
+                    self._create_table(engine)
+            except ResultStoreError:
+                raise
+            except (sa.exc.SQLAlchemyError, OSError) as error:
+                raise _store_error(self, "open", error) from error
             self._engine = engine
         return self._engine
+
+    def check(self) -> None:
+        """Open the store and prove it can be read and written (a transaction that writes nothing): call before
+        long work, so that a locked or damaged store fails before scoring, not after.
+
+        Raises
+        ------
+        ResultStoreError
+            Naming the URL and the database's reason.
+        """
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(sa.select(sa.func.count()).select_from(scores_table)).scalar_one()
+            if not self.read_only:  # takes the write lock, changes nothing
+                with self.engine.begin() as connection:
+                    connection.execute(sa.delete(scores_table).where(scores_table.c.id < 0))
+        except ResultStoreError:
+            raise
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "check", error) from error
 
     def _create_engine(self) -> sa.Engine:
         url = sa.make_url(self.url)
@@ -184,11 +170,18 @@ class ResultStore:
             # another process created it between our check and our CREATE: fine if it exists now
             if not sa.inspect(engine).has_table(scores_table.name):
                 raise
+        present = {column["name"] for column in sa.inspect(engine).get_columns(scores_table.name)}
+        for name in ADDED_COLUMNS:
+            if name not in present:  # a store written before format 2
+                column_type = scores_table.c[name].type.compile(engine.dialect)
+                with contextlib.suppress(sa.exc.DatabaseError), engine.begin() as connection:  # or another process
+                    connection.execute(sa.text(f"ALTER TABLE {scores_table.name} ADD COLUMN {name} {column_type}"))
 
     def add(self, score: Any, *, model_identifier: str, benchmark_identifier: str, benchmark_version: int,
             comment: str | None = None, provenance: Mapping[str, Any] | None = None,
             benchmark_parent: str | None = None, layer_map: Mapping[str, str] | None = None,
-            timestamp: datetime | None = None) -> int:
+            timestamp: datetime | None = None, elapsed_s: float | None = None, model_digest: str | None = None,
+            versions: Mapping[str, str] | None = None) -> int:
         """Append one score; returns the new row's id.
 
         Parameters
@@ -212,43 +205,59 @@ class ResultStore:
             Region -> layer committed by the model; stored as JSON.
         timestamp : datetime or None, default=None
             When the score was made; default now (UTC).
+        elapsed_s : float or None, default=None
+            Seconds the scoring took.
+        model_digest : str or None, default=None
+            Digest of the model's content (weights, preprocessing); grids skip pairs already stored with it.
+        versions : mapping or None, default=None
+            Package versions that produced the score; stored as JSON.
+
+        Raises
+        ------
+        ResultStoreError
+            The store cannot be written (locked beyond the busy timeout, damaged, unreachable).
         """
+        return self.insert(score_row(score, model_identifier=model_identifier,
+                                     benchmark_identifier=benchmark_identifier, benchmark_version=benchmark_version,
+                                     comment=comment, provenance=provenance, benchmark_parent=benchmark_parent,
+                                     layer_map=layer_map, timestamp=timestamp, elapsed_s=elapsed_s,
+                                     model_digest=model_digest, versions=versions))
+
+    def insert(self, row: Mapping[str, Any]) -> int:
+        """Insert a prepared row (:mod:`brainscore_core.result_rows`); returns its id. Raises ResultStoreError."""
+        values = {key: value for key, value in row.items() if key in scores_table.c and key != "id"}
         try:
-            version = int(benchmark_version)
-        except (TypeError, ValueError):
-            raise ValueError(f"benchmark_version of {benchmark_identifier!r} must be an integer, "
-                             f"got {benchmark_version!r}") from None
-        ceiled, error = score_center_error(score)
-        attrs = getattr(score, "attrs", {})
-        raw = attrs.get("raw")
-        ceiling = attrs.get("ceiling")
-        ceiling_value, ceiling_error = score_center_error(ceiling) if isinstance(ceiling, xr.DataArray) else (
-            ceiling, None)
-        if provenance is None and isinstance(attrs.get("provenance"), Mapping):
-            provenance = attrs["provenance"]
-        row = {
-            "model_identifier": model_identifier,
-            "benchmark_identifier": benchmark_identifier,
-            "benchmark_version": version,
-            "benchmark_parent": benchmark_parent,
-            "score_raw": _number(score_center_error(raw)[0]) if isinstance(raw, xr.DataArray) else _number(raw),
-            "score_ceiled": _number(ceiled),
-            "error": _number(error),
-            "ceiling": _number(ceiling_value),
-            "ceiling_error": _number(ceiling_error),
-            "comment": comment if comment is not None else attrs.get("comment"),
-            "layer_map": _json(dict(layer_map)) if layer_map is not None else None,
-            "provenance": _json(dict(provenance)) if provenance is not None else None,
-            "attrs": _json(_plain_attrs(attrs)),  # plain data only: raw and ceiling have their columns
-            "timestamp": timestamp or datetime.now(UTC),
-        }
-        with self.engine.begin() as connection:
-            result = connection.execute(sa.insert(scores_table).values(**row))
-            return int(result.inserted_primary_key[0])
+            with self.engine.begin() as connection:
+                result = connection.execute(sa.insert(scores_table).values(**values))
+                return int(result.inserted_primary_key[0])
+        except ResultStoreError:
+            raise
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "write to", error) from error
+
+    def find(self, *, model_identifier: str, benchmark_identifier: str, benchmark_version: int,
+             model_digest: str | None) -> dict[str, Any] | None:
+        """The newest successful row for this model content and benchmark version, or None (grids resume)."""
+        query = (sa.select(scores_table).where(scores_table.c.model_identifier == model_identifier)
+                 .where(scores_table.c.benchmark_identifier == benchmark_identifier)
+                 .where(scores_table.c.benchmark_version == int(benchmark_version))
+                 .where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
+                 .order_by(scores_table.c.id.desc()))
+        query = query.where(scores_table.c.model_digest.is_(None) if model_digest is None
+                            else scores_table.c.model_digest == model_digest)
+        try:
+            with self.engine.connect() as connection:
+                found = connection.execute(query).first()
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "read", error) from error
+        return dict(found._mapping) if found is not None else None
 
     def rows(self, *, model_identifier: str | None = None, benchmark_identifier: str | None = None,
-             benchmark_version: int | None = None) -> list[dict[str, Any]]:
+             benchmark_version: int | None = None, status: str | None = "ok") -> list[dict[str, Any]]:
         """Rows matching every given filter, oldest first.
+
+        ``status='ok'`` (default) gives the scores (rows written before failures were stored count as ok),
+        ``'failed'`` the failed pairs, None every row.
 
         Returns
         -------
@@ -264,8 +273,15 @@ class ResultStore:
                               ("benchmark_version", benchmark_version)):
             if value is not None:
                 query = query.where(scores_table.c[column] == value)
-        with self.engine.connect() as connection:
-            rows = [dict(row._mapping) for row in connection.execute(query)]
+        if status == "ok":
+            query = query.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
+        elif status is not None:
+            query = query.where(scores_table.c.status == status)
+        try:
+            with self.engine.connect() as connection:
+                rows = [dict(row._mapping) for row in connection.execute(query)]
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "read", error) from error
         for row in rows:
             stamp = row["timestamp"]
             if stamp.tzinfo is None:  # SQLite keeps no time zone; we always write UTC

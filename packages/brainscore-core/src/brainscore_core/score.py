@@ -11,7 +11,7 @@ import xarray as xr
 
 from brainio.assemblies import DataAssembly
 
-__all__ = ["Score", "score_center", "score_center_error"]
+__all__ = ["Score", "score_center", "score_center_error", "score_value"]
 
 # set while a selection-type method runs, so that xarray calling one such method from another (squeeze
 # calls isel) does not apply the selection to the raw attrs twice
@@ -142,6 +142,27 @@ def score_center(score: Any) -> Any:
             return float(np.asarray(score.values).reshape(-1)[0])
         return score
     return float(score)
+
+
+def score_value(score: Any) -> float:
+    """The value of a score as one float: :func:`score_center` (legacy ``aggregation`` form handled), the mean of
+    the finite values when it holds several (a per-region or per-time-bin score), NaN for None or no value.
+
+    The one definition every reader uses (CLI tables, layer selection, normalisation, tests).
+    """
+    center = score_center(score) if isinstance(score, xr.DataArray) or score is None else score
+    if center is None:
+        return float("nan")
+    try:
+        values = np.asarray(getattr(center, "values", center), dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        return float("nan")
+    if values.size == 0:
+        return float("nan")
+    if values.size == 1:
+        return float(values[0])
+    finite = values[np.isfinite(values)]
+    return float(finite.mean()) if finite.size else float("nan")
 
 
 def score_center_error(score: Any) -> tuple[Any, Any]:

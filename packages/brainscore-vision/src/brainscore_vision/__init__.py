@@ -76,8 +76,9 @@ def list_plugins(kind: str | None = None) -> list:
     return domain.list_plugins(kind)
 
 
-def score(model_identifier: str, benchmark_identifier: str, conda_active: bool = False) -> Score:
-    """Score model ``model_identifier`` on benchmark ``benchmark_identifier``.
+def score(model_identifier: str, benchmark_identifier: str, conda_active: bool = False, *,
+          store: object = True) -> Score:
+    """Score model ``model_identifier`` on benchmark ``benchmark_identifier`` and store the result.
 
     Parameters
     ----------
@@ -88,6 +89,10 @@ def score(model_identifier: str, benchmark_identifier: str, conda_active: bool =
     conda_active : bool, default=False
         Accepted for compatibility with Brain-Score; plugins are never installed while scoring, so it
         has no effect.
+    store : bool, str or ResultStore, default=True
+        The row (score, layer map, timings, versions) goes to the results store, so ``brainscore report``
+        shows it: True means ``$BRAINSCORE_RESULTS_URL`` or ``$BRAINSCORE_HOME/results.sqlite``; a string is a
+        SQLAlchemy URL; False stores nothing. The store is checked before scoring.
 
     Returns
     -------
@@ -96,7 +101,17 @@ def score(model_identifier: str, benchmark_identifier: str, conda_active: bool =
         them), ``model_identifier``, ``benchmark_identifier`` and, when the model exposes a layer map,
         ``comment = "layers: {region: layer}"``.
     """
-    return domain.score(model_identifier, benchmark_identifier, conda_active=conda_active)
+    return domain.score(model_identifier, benchmark_identifier, conda_active=conda_active, store=store)
+
+
+def score_many(models, benchmarks, client=None, **kwargs):
+    """Score every model on every benchmark; a pandas DataFrame with one row per pair.
+
+    Runs in this process, or on a Dask cluster with ``client`` (``distributed.Client`` of a ``LocalCluster``,
+    a scheduler address, or dask-jobqueue's ``SLURMCluster``). Stored pairs are skipped (``rescore=True``
+    scores them again); failures are stored and the grid goes on. See :func:`brainscore_core.grid.score_many`.
+    """
+    return domain.score_many(models, benchmarks, client, **kwargs)
 
 
 __all__ = [
@@ -121,5 +136,6 @@ __all__ = [
     "metric_registry",
     "model_registry",
     "score",
+    "score_many",
     "stimulus_set_registry",
 ]

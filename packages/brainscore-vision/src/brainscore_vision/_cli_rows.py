@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["format_table", "model_layers", "score_row", "store_arguments", "to_float"]
+__all__ = ["format_table", "model_layers", "score_row", "store_arguments", "table_row", "to_float"]
 
 COLUMNS = ("model", "benchmark", "raw", "ceiling", "score", "rule", "error", "layers", "elapsed")
 
@@ -56,6 +56,21 @@ def score_row(model: str, benchmark: str, score, elapsed: float, layer_map=None)
         "layers": ", ".join(f"{region}: {layer}" for region, layer in dict(layer_map or {}).items()) or "-",
         "elapsed": elapsed,
     }
+
+
+def table_row(result: dict[str, Any]) -> dict[str, Any]:
+    """A table row from one grid result (``brainscore_core.grid``): its stored row's numbers, rule and layers."""
+    import json
+
+    row = result.get("row") or {}
+    attrs = json.loads(row["attrs"]) if row.get("attrs") else {}
+    layers = json.loads(row["layer_map"]) if row.get("layer_map") else {}
+    return {"model": result["model"], "benchmark": result["benchmark"], "raw": to_float(row.get("score_raw")),
+            "ceiling": to_float(row.get("ceiling")), "score": to_float(row.get("score_ceiled")),
+            "rule": str(attrs.get("normalization", "-")).replace("^2", "²"), "error": to_float(row.get("error")),
+            "layers": ", ".join(f"{region}: {layer}" for region, layer in layers.items()) or "-",
+            "elapsed": to_float(result.get("elapsed_s")),
+            "status": result.get("status", "ok")}
 
 
 def model_layers(model) -> tuple[dict[str, str], dict[str, dict[str, float]]]:

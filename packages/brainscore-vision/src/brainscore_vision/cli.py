@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
-
-from brainscore_core.progress import progress as progress_bar
 
 __all__ = ["main"]
 
@@ -54,6 +51,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="SQLAlchemy URL of the results store (default: $BRAINSCORE_RESULTS_URL or "
                             "SQLite at $BRAINSCORE_HOME/results.sqlite)")
     score.add_argument("--no-store", action="store_true", help="print the table without storing the rows")
+    score.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="run the pairs on a Dask LocalCluster of N worker processes on this machine")
+    score.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="run the pairs on an existing Dask cluster, e.g. tcp://host:8786")
+    score.add_argument("--rescore", action="store_true",
+                       help="score pairs again although the store holds them (same model content and benchmark "
+                            "version); by default they are skipped, so an interrupted grid resumes")
+    score.add_argument("--dry-run", action="store_true",
+                       help="print the pairs and which of them would be skipped, then exit")
 
     listing = commands.add_parser("list", help="list registered identifiers")
     listing.add_argument("kind", choices=sorted(LIST_KINDS))
@@ -66,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     prepare = data_commands.add_parser("prepare", help="package (if needed) and load a data set / stimulus set")
     prepare.add_argument("identifier")
 
+    results = commands.add_parser("results", help="results store commands")
+    results_commands = results.add_subparsers(dest="results_command", required=True)
+    importing = results_commands.add_parser(
+        "import", help="load the rows of a side file (written when the store refused them) into the store")
+    importing.add_argument("file", help="a brainscore-unstored-*.jsonl file")
+    importing.add_argument("--results-url", default=None, help="SQLAlchemy URL of the results store")
+
     report = commands.add_parser("report", help="write the static HTML report of the stored results")
     report.add_argument("--out", default="brainscore-report", help="output folder (default: brainscore-report)")
     report.add_argument("--results-url", default=None, help="SQLAlchemy URL of the results store")
@@ -75,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args = build_parser().parse_args(argv)
-    handlers = {"score": _score, "list": _list, "ceiling": _ceiling, "data": _data, "report": _report}
+    handlers = {"score": _score, "list": _list, "ceiling": _ceiling, "data": _data, "report": _report,
+                "results": _results}
     try:
         status = handlers[args.command](args)
     except CommandError as error:
@@ -113,58 +127,142 @@ def _translate(error: BaseException, what: str) -> CommandError:
 
 
 # -- commands ---------------------------------------------------------------------------------------
-def _score(args) -> int:
+def _client(args):
+    """The Dask client of ``--workers`` / ``--scheduler`` (None: in this process), with what closes it."""
+    if args.workers is None and args.scheduler is None:
+        return None, []
+    if args.workers is not None and args.scheduler is not None:
+        raise CommandError("give --workers or --scheduler, not both", EXIT_USAGE)
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise CommandError("--workers / --scheduler need Dask: pip install -c constraints.txt "
+                           "'./packages/brainscore-core[dask]' (from the repository root)", EXIT_USAGE) from None
+    if args.scheduler is not None:
+        client = Client(args.scheduler)
+        return client, [client]
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           host="127.0.0.1")
+    client = Client(cluster)
+    return client, [client, cluster]
+
+
+def _dry_run(args, store) -> int:
     import brainscore_vision
-    from brainscore_core.benchmarks import score_benchmark
-    from brainscore_vision._cli_rows import format_table, score_row, store_arguments
+    from brainscore_core.grid import plan_pairs
+    from brainscore_core.scoring import model_digest
+
+    pairs = plan_pairs(args.models, args.benchmarks)
+    print(f"{len(pairs)} pair(s); stored pairs are skipped unless --rescore")
+    for model_identifier, benchmark_identifier in pairs:
+        state = "score"
+        if store is not None and not args.rescore:
+            benchmark = brainscore_vision.load_benchmark(benchmark_identifier)
+            version = getattr(benchmark, "version", None)
+            found = store.find(model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
+                               benchmark_version=1 if version is None else version,
+                               model_digest=model_digest(brainscore_vision.load_model(model_identifier)))
+            state = "skip (stored)" if found is not None else "score"
+        print(f"  {model_identifier} on {benchmark_identifier}: {state}")
+    return 0
+
+
+def _score(args) -> int:
+    from brainscore_core.grid import score_many
+    from brainscore_core.results import ResultStoreError
+    from brainscore_core.scoring import open_store
+    from brainscore_vision._cli_rows import format_table, table_row
 
     _check_identifiers("model", args.models)
     _check_identifiers("benchmark", args.benchmarks)
-    store = None
-    if not args.no_store:
-        from brainscore_core.results import ResultStore
+    try:  # before any scoring: a locked or damaged store fails now, not after the work
+        store = open_store(False if args.no_store else (args.results_url or True))
+    except ResultStoreError as error:
+        raise CommandError(str(error), EXIT_FAILED) from error
+    if args.dry_run:
+        return _dry_run(args, store)
+    client, closers = _client(args)
+    rows, problems = [], []
 
-        store = ResultStore(args.results_url)
+    def show(result: dict) -> None:  # rows as they come
+        if result["status"] in ("ok", "skipped", "unstored"):
+            row = table_row(result)
+            rows.append(row)
+            _print_above_bar(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled "
+                             f"({result['status']})")
+        if result["status"] == "failed":
+            problems.append(_translate_result(result))
+            _print_above_bar(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
+                             f"{result['error_message']}")
 
-    rows, failures = [], []
-    pairs = [(m, b) for m in args.models for b in args.benchmarks]
-    benchmarks: dict[str, object] = {}
-    models: dict[str, object] = {}
-    with progress_bar(total=len(pairs), desc="scoring", unit="score") as progress:
-        for model_identifier, benchmark_identifier in pairs:
-            progress.set_postfix_str(f"{model_identifier} on {benchmark_identifier}")
-            what = f"{model_identifier} on {benchmark_identifier}"
-            start = time.perf_counter()
-            try:
-                if benchmark_identifier not in benchmarks:
-                    benchmarks[benchmark_identifier] = brainscore_vision.load_benchmark(benchmark_identifier)
-                if model_identifier not in models:
-                    models[model_identifier] = brainscore_vision.load_model(model_identifier)
-                benchmark, model = benchmarks[benchmark_identifier], models[model_identifier]
-                result = score_benchmark(benchmark, model)
-            except Exception as error:
-                translated = _translate(error, what)
-                if translated.status == EXIT_MISSING_DATA:
-                    raise translated from error
-                failures.append(translated)
-                progress.update()
-                continue
-            elapsed = time.perf_counter() - start
-            provenance = {"elapsed_s": round(elapsed, 3), "command": "brainscore score",
-                          "brainscore_vision": brainscore_vision.__version__}
-            arguments = store_arguments(result, model=model, benchmark=benchmark, provenance=provenance,
-                                        model_identifier=model_identifier, benchmark_identifier=benchmark_identifier)
-            rows.append(score_row(model_identifier, benchmark_identifier, result, elapsed, arguments["layer_map"]))
-            if store is not None:
-                store.add(result, **arguments)
-            progress.update()
+    try:
+        frame = score_many(args.models, args.benchmarks, client, domain="brainscore_vision",
+                           store=store if store is not None else False, rescore=args.rescore, on_result=show)
+    finally:
+        for closer in closers:
+            closer.close()
     if rows:
         print(format_table(rows))
-    if store is not None and rows:
-        print(f"stored {len(rows)} row(s) in {getattr(store, 'url', args.results_url or 'the default results store')}")
-    for failure in failures:
-        print(f"brainscore score: {failure}", file=sys.stderr)
-    return failures[0].status if failures else 0
+    counts = frame["status"].value_counts().to_dict()
+    summary = ", ".join(f"{counts.get(status, 0)} {status}" for status in ("ok", "skipped", "failed", "unstored")
+                        if counts.get(status, 0))
+    unstored = sorted(set(frame["side_file"].dropna()))
+    if store is not None:
+        print(f"{summary}; rows stored in {store.url}" if not unstored else summary)
+    for path in unstored:
+        print(f"brainscore score: the results store refused rows; they are in {path} (load them with: "
+              f"brainscore results import {path})", file=sys.stderr)
+    for problem in problems:
+        print(f"brainscore score: {problem}", file=sys.stderr)
+    missing = [problem for problem in problems if problem.status == EXIT_MISSING_DATA]
+    if missing:
+        return EXIT_MISSING_DATA
+    if problems or unstored:
+        print(f"brainscore score: {summary}", file=sys.stderr)
+        return EXIT_FAILED
+    return 0
+
+
+def _print_above_bar(line: str) -> None:
+    """One result line on stderr as soon as the pair is done (above the progress bar; the table goes to stdout)."""
+    from tqdm import tqdm
+
+    tqdm.write(line, file=sys.stderr)
+
+
+def _translate_result(result: dict) -> CommandError:
+    """A failed pair's one-line reason; missing raw data keeps its own exit status."""
+    what = f"{result['model']} on {result['benchmark']}"
+    if result.get("error_type") in ("MissingRawDataError", "DataIntegrityError"):
+        return CommandError(f"{what}: {result['error_message']}", EXIT_MISSING_DATA)
+    return CommandError(f"{what} failed: {result['error_type']}: {result['error_message']}", EXIT_FAILED)
+
+
+def _results(args) -> int:
+    from pathlib import Path
+
+    from brainscore_core.result_rows import row_from_json
+    from brainscore_core.results import ResultStore, ResultStoreError
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise CommandError(f"no side file at {path}", EXIT_USAGE)
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                rows.append(row_from_json(line))
+            except ValueError as error:
+                raise CommandError(f"{path} line {number}: {error}", EXIT_USAGE) from error
+    store = ResultStore(args.results_url)
+    try:
+        store.check()
+        for row in rows:
+            store.insert(row)
+    except ResultStoreError as error:
+        raise CommandError(str(error), EXIT_FAILED) from error
+    print(f"imported {len(rows)} row(s) from {path} into {store.url}")
+    return 0
 
 
 def _list(args) -> int:

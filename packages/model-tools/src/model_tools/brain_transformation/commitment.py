@@ -82,6 +82,22 @@ class ModelCommitment(BrainModel):
         """Field of view of the model's input in degrees (default 8)."""
         return self._visual_degrees
 
+    def content_digest(self) -> str:
+        """SHA-1 over what makes this model's answers: weights, preprocessing, reduction, layers, the committed
+        region -> layer map and the field of view. Grids resume by it: changed weights are scored again."""
+        from model_tools.digest import json_digest, weights_digest
+
+        activations = self.activations_model
+        network = getattr(activations, "model", None)
+        preprocessing = getattr(activations, "preprocessing", None)
+        reduction = getattr(activations, "reduction", None)
+        return json_digest({
+            "weights": weights_digest(network) if network is not None else None,
+            "preprocessing": preprocessing.cache_fields() if hasattr(preprocessing, "cache_fields") else None,
+            "reduction": reduction.cache_fields() if hasattr(reduction, "cache_fields") else None,
+            "layers": list(self.layers), "region_layer_map": dict(self.region_layer_map),
+            "visual_degrees": self._visual_degrees})
+
     # -- recordings -------------------------------------------------------------------------------------
     def commit_region(self, region: str) -> str:
         """The layer for ``region``: the committed one, or one chosen now by layer selection."""

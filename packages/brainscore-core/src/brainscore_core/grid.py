@@ -1,0 +1,168 @@
+"""Many models x many benchmarks: in this process, or on a Dask cluster (local processes, a scheduler, Slurm).
+
+:func:`score_many` runs every (model, benchmark) pair as one task of :func:`score_task`, which loads both
+through the domain package (e.g. ``brainscore_vision``), skips a pair already stored for the same model
+content (``model.content_digest()``), benchmark identifier and version (unless ``rescore``), scores it, and
+writes its row (scores and failures alike) to the results store itself. So an interrupted grid continues
+where it stopped, a failing pair is recorded and the grid goes on, and a task that Dask retries after a
+worker died finds its row if it had been written.
+
+Activations are shared through model-tools' content-addressed disk cache (safe for concurrent processes),
+so a model's activations for a stimulus set are computed once, whichever worker needs them next.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from brainscore_core.result_rows import failure_row
+from brainscore_core.results import ResultStore, ResultStoreError
+from brainscore_core.scoring import model_digest, open_store, run_pair, side_file_for, write_side_file
+
+__all__ = ["COLUMNS", "plan_pairs", "score_many", "score_task"]
+
+#: columns of the DataFrame :func:`score_many` returns, one row per pair
+COLUMNS = ("model", "benchmark", "status", "score", "raw", "ceiling", "error", "elapsed_s", "error_type",
+           "error_message", "side_file")
+
+_LOADED: dict[tuple[str, str, str], Any] = {}  # per process: models and benchmarks reused across tasks
+
+
+def _load(domain: str, kind: str, identifier: str) -> Any:
+    key = (domain, kind, identifier)
+    if key not in _LOADED:
+        module = importlib.import_module(domain)
+        _LOADED[key] = getattr(module, f"load_{kind}")(identifier)
+    return _LOADED[key]
+
+
+def _result(model: str, benchmark: str, status: str, row: dict | None = None, elapsed: float | None = None,
+            side_file: str | None = None) -> dict[str, Any]:
+    row = row or {}
+    return {"model": model, "benchmark": benchmark, "status": status, "score": row.get("score_ceiled"),
+            "raw": row.get("score_raw"), "ceiling": row.get("ceiling"), "error": row.get("error"),
+            "elapsed_s": elapsed if elapsed is not None else row.get("elapsed_s"),
+            "error_type": row.get("error_type"), "error_message": row.get("error_message"), "side_file": side_file,
+            "row": row}
+
+
+def score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
+               rescore: bool = False) -> dict[str, Any]:
+    """One pair, start to end, in whatever process runs it; returns a plain dict (see :data:`COLUMNS`).
+
+    Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised; the failure is stored),
+    ``'skipped'`` (already stored), ``'unstored'`` (scored, but the store refused the row: it is in
+    ``side_file``).
+    """
+    start = time.perf_counter()
+    store = ResultStore(store_url) if store_url is not None else None
+    try:
+        benchmark = _load(domain, "benchmark", benchmark_identifier)
+        model = _load(domain, "model", model_identifier)
+        digest = model_digest(model)
+    except Exception as error:
+        row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
+                          elapsed_s=time.perf_counter() - start)
+        return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
+    version = getattr(benchmark, "version", None)
+    version = 1 if version is None else version
+    if store is not None and not rescore:
+        found = store.find(model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
+                           benchmark_version=version, model_digest=digest)
+        if found is not None:
+            return _result(model_identifier, benchmark_identifier, "skipped", found, elapsed=0.0)
+    _, row, error = run_pair(model, benchmark, model_identifier=model_identifier,
+                             benchmark_identifier=benchmark_identifier, digest=digest)
+    return _store(store, row, _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row))
+
+
+def _store(store: ResultStore | None, row: dict, result: dict) -> dict:
+    if store is None:
+        return result
+    try:
+        store.insert(row)
+    except ResultStoreError as error:
+        result["side_file"] = str(write_side_file(side_file_for(store), [row]))
+        result["status"] = "unstored" if result["status"] == "ok" else result["status"]
+        result["error_message"] = result["error_message"] or str(error)
+    finally:
+        store.dispose()
+    return result
+
+
+def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[str, str]]:
+    """Every (model, benchmark) pair, model-major: one model's pairs run next to each other, so its activations
+    for a stimulus set are still in the disk cache (and its weights in the worker) for the next benchmark."""
+    return [(model, benchmark) for model in models for benchmark in benchmarks]
+
+
+def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = None, *, domain: str,
+               store: Any = True, rescore: bool = False, retries: int = 2,
+               on_result: Callable[[dict[str, Any]], None] | None = None, progress: bool | None = None):
+    """Score every model on every benchmark; returns a pandas DataFrame with one row per pair.
+
+    Parameters
+    ----------
+    models, benchmarks : iterable of str
+        Identifiers.
+    client : dask.distributed.Client, optional
+        Run each pair as a Dask task on this client's cluster (``LocalCluster``, a remote scheduler,
+        dask-jobqueue's ``SLURMCluster``); default None runs the pairs one after another in this process.
+    domain : str
+        The domain package whose ``load_model`` / ``load_benchmark`` resolve identifiers, e.g.
+        ``'brainscore_vision'`` (importable on every worker).
+    store : bool, str or ResultStore, default=True
+        Where rows go (:func:`~brainscore_core.scoring.open_store`; checked before anything runs); False: none
+        (and no resuming).
+    rescore : bool, default=False
+        Score pairs that are already stored.
+    retries : int, default=2
+        Dask retries of a task whose worker died.
+    on_result : callable, optional
+        Called with each pair's result dict as it completes (the CLI prints rows as they come).
+    progress : bool, optional
+        One overall bar (done / failed / skipped / running); default shown unless ``$BRAINSCORE_PROGRESS=0``.
+
+    Returns
+    -------
+    pandas.DataFrame with :data:`COLUMNS`, in the order of :func:`plan_pairs`.
+    """
+    import pandas as pd
+
+    from brainscore_core.progress import progress as progress_bar
+
+    pairs = plan_pairs(list(models), list(benchmarks))
+    opened = open_store(store)
+    url = opened.url if opened is not None else None
+    results: dict[tuple[str, str], dict] = {}
+    counts = {"ok": 0, "failed": 0, "skipped": 0, "unstored": 0}
+    with progress_bar(total=len(pairs), desc="grid", unit="pair", disable=None if progress is None else not progress,
+                      delay=0) as bar:
+        def record(result: dict) -> None:
+            results[(result["model"], result["benchmark"])] = result
+            counts[result["status"]] += 1
+            running = len(pairs) - len(results) if client is not None else min(1, len(pairs) - len(results))
+            bar.set_postfix_str(f"done {counts['ok']} failed {counts['failed']} skipped {counts['skipped']} "
+                                f"running {running}")
+            bar.update()
+            if on_result is not None:
+                on_result(result)
+
+        if client is None:
+            for model, benchmark in pairs:
+                record(score_task(domain, model, benchmark, url, rescore))
+        else:
+            from distributed import as_completed
+
+            futures = [client.submit(score_task, domain, model, benchmark, url, rescore, pure=False,
+                                     retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}")
+                       for model, benchmark in pairs]
+            for future in as_completed(futures):
+                record(future.result())
+    frame = pd.DataFrame([{column: results[pair][column] for column in COLUMNS} for pair in pairs],
+                         columns=list(COLUMNS))
+    frame.attrs["rows"] = [results[pair]["row"] for pair in pairs]
+    return frame
