@@ -32,6 +32,12 @@ _LAZY = {
     "DuplicateIdentifierError": "brainscore_core.errors",
     "UnknownIdentifierError": "brainscore_core.errors",
     "progress": "brainscore_core.progress",
+    "score_value": "brainscore_core.score",
+    "BrainScoreError": "brainscore_core.errors",
+    "set_options": "brainscore_core.config",
+    "brainscore_home": "brainscore_core.config",
+    "score_pair": "brainscore_core.scoring",
+    "score_many": "brainscore_core.grid",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -31,9 +31,11 @@ FORMAT = 2  # 2: records carry a sha1 of their own content
 
 
 def caching_disabled() -> bool:
-    """True when env ``RESULTCACHING_DISABLE`` is ``1``/``true`` or names ``ceiling``."""
-    value = os.environ.get("RESULTCACHING_DISABLE", "").strip().lower()
-    return value in ("1", "true", "yes") or "ceiling" in value
+    """True when the ceiling cache is off (:func:`brainscore_core.config.caching_enabled`): env
+    ``RESULTCACHING_DISABLE`` is ``1``/``true`` or names ``ceiling``, or ``set_options(caching=False)``."""
+    from brainscore_core.config import caching_enabled
+
+    return not caching_enabled("ceiling")
 
 
 def data_digest(data: Any) -> str:

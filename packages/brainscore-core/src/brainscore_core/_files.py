@@ -10,8 +10,10 @@ __all__ = ["atomic_write", "brainscore_home"]
 
 
 def brainscore_home() -> Path:
-    """``$BRAINSCORE_HOME`` (default ``~/.brain-score``)."""
-    return Path(os.environ.get("BRAINSCORE_HOME") or Path.home() / ".brain-score").expanduser()
+    """``$BRAINSCORE_HOME`` (default ``~/.brain-score``): :func:`brainscore_core.config.brainscore_home`."""
+    from brainscore_core.config import brainscore_home as configured_home
+
+    return configured_home()
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> None:

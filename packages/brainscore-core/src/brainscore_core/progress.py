@@ -9,17 +9,11 @@ when stderr is not a terminal (a long silent step is worse than a few lines of l
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable
 from typing import Any
 
-_FALSE = {"0", "false", "no", "off"}
-
-
-def progress_enabled() -> bool:
-    """False when ``$BRAINSCORE_PROGRESS`` is one of ``0/false/no/off`` (any case); True otherwise."""
-    return os.environ.get("BRAINSCORE_PROGRESS", "1").strip().lower() not in _FALSE
+from brainscore_core.config import progress_enabled
 
 
 def _in_notebook() -> bool:

@@ -9,8 +9,11 @@ __all__ = ["brainscore_home", "raw_data_dir"]
 
 
 def brainscore_home() -> Path:
-    """``$BRAINSCORE_HOME`` (default ``~/.brain-score``): screen conversions, ceilings, results."""
-    return Path(os.environ.get("BRAINSCORE_HOME", Path.home() / ".brain-score")).expanduser()
+    """``$BRAINSCORE_HOME`` (default ``~/.brain-score``; one answer for all packages:
+    :func:`brainscore_core.config.brainscore_home`): screen conversions, ceilings, results."""
+    from brainscore_core.config import brainscore_home as configured_home
+
+    return configured_home()
 
 
 def raw_data_dir() -> Path:

@@ -34,16 +34,15 @@ from filelock import FileLock
 
 from brainio.records import read_record, write_record
 
-_FALSE = {"", "0", "false", "no", "off"}
-
 #: Name of the activations variable in an entry file.
 VARIABLE = "activations"
 
 
 def default_cache_root() -> Path:
     """``$BRAINSCORE_HOME/activations`` (``BRAINSCORE_HOME`` defaults to ``~/.brain-score``)."""
-    home = os.environ.get("BRAINSCORE_HOME") or os.path.join(os.path.expanduser("~"), ".brain-score")
-    return Path(home) / "activations"
+    from brainscore_core.config import brainscore_home
+
+    return brainscore_home() / "activations"
 
 
 def caching_enabled(parameter: bool | None = None) -> bool:
@@ -54,12 +53,9 @@ def caching_enabled(parameter: bool | None = None) -> bool:
     """
     if parameter is not None:
         return bool(parameter)
-    value = os.environ.get("RESULTCACHING_DISABLE", "").strip().lower()
-    if value in _FALSE:
-        return True
-    if value in {"1", "true", "yes", "on"}:
-        return False
-    return not any(part.strip().startswith(("model_tools", "activations")) for part in value.split(","))
+    from brainscore_core.config import caching_enabled as configured
+
+    return configured("activations")
 
 
 @dataclass(frozen=True)

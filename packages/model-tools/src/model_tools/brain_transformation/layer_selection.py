@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,8 +42,9 @@ def _assembly_digest(assembly: Any) -> str:
 
 
 def _selection_root() -> Path:
-    home = os.environ.get("BRAINSCORE_HOME") or os.path.join(os.path.expanduser("~"), ".brain-score")
-    return Path(home) / "layer_selection"
+    from brainscore_core.config import brainscore_home
+
+    return brainscore_home() / "layer_selection"
 
 
 class LayerSelection:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +10,9 @@ from model_tools.errors import MissingWeightsError
 
 def weights_dir() -> Path:
     """``$BRAINSCORE_HOME/weights`` (``BRAINSCORE_HOME`` defaults to ``~/.brain-score``)."""
-    home = os.environ.get("BRAINSCORE_HOME") or os.path.join(os.path.expanduser("~"), ".brain-score")
-    return Path(home) / "weights"
+    from brainscore_core.config import brainscore_home
+
+    return brainscore_home() / "weights"
 
 
 def candidate_paths(filename: str) -> list[Path]:
