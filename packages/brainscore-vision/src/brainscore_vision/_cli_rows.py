@@ -5,27 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
+from brainscore_core.score import score_value
 
 __all__ = ["format_table", "model_layers", "score_row", "store_arguments", "table_row", "to_float"]
 
 COLUMNS = ("model", "benchmark", "raw", "ceiling", "score", "rule", "error", "layers", "elapsed")
 
 
-def to_float(value: Any) -> float:
-    """A number from a Score, DataArray, numpy scalar or float; NaN when there is none."""
-    if value is None:
-        return math.nan
-    if hasattr(value, "dims") and "aggregation" in value.dims:  # legacy center/error form
-        value = value.sel(aggregation="center")
-    values = getattr(value, "values", value)
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        return math.nan
-    if array.size == 0:
-        return math.nan
-    return float(array.mean()) if array.size > 1 else float(array.reshape(-1)[0])
+to_float = score_value  # a number from a Score, DataArray, numpy scalar or float; NaN when there is none
 
 
 def normalization_of(score) -> str:

@@ -10,19 +10,11 @@ from typing import Any
 import numpy as np
 
 from brainio.records import read_record, write_record
+from brainscore_core.score import score_value  # the one definition of a score's value
 from model_tools.activations.cache import caching_enabled
 from model_tools.digest import json_digest, weights_digest
 
 logger = logging.getLogger(__name__)
-
-
-def score_value(score: Any) -> float:
-    """A float from a Score: 0-d value, or the ``center`` of a legacy ``aggregation`` dim, else the mean."""
-    dims = getattr(score, "dims", ())
-    if "aggregation" in dims:
-        score = score.sel(aggregation="center")
-    values = np.asarray(getattr(score, "values", score), dtype=float)
-    return float(values) if values.ndim == 0 else float(np.nanmean(values))
 
 
 def _assembly_digest(assembly: Any) -> str:
