@@ -141,3 +141,6 @@ def torchvision(session: nox.Session) -> None:
     install_package(session, "model-tools", "test,torchvision", constrained=False)
     session.chdir(ROOT / "packages" / "model-tools")
     session.run("python", "-m", "pytest", "-m", "torchvision", "tests")
+    # our plain-torch AlexNet / VGG-16 / ResNet-18 / ResNet-50 against torchvision's, same weights; with a CORnet
+    # checkout as posargs (--cornet-source DIR) CORnet-Z/S against dicarlolab/CORnet too
+    session.run("python", "scripts/compare_with_torchvision.py", *session.posargs)

@@ -12,8 +12,11 @@ def test_every_zoo_model_reports_its_availability():
         state, hint = factory.availability()
         assert state and hint, identifier
     assert factories["pixels"].availability()[0] == "ready"
+    assert factories["alexnet-random"].availability()[0] == "ready"  # plain torch, seeded: nothing to fetch
+    state, hint = factories["alexnet"].availability()  # no weight file in the test's home
+    assert state == "needs weights" and "alexnet-owt-7be5be79.pth" in hint
     expected = "ready" if importlib.util.find_spec("torchvision") else "needs torchvision"
-    assert factories["alexnet"].availability()[0] == expected
+    assert factories["resnet34"].availability()[0] == expected
 
 
 def test_list_models_prints_the_state_and_the_way_to_get_it(capsys):
@@ -22,5 +25,7 @@ def test_list_models_prints_the_state_and_the_way_to_get_it(capsys):
     assert main(["list", "models"]) == 0
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
     assert "[ready]" in lines["randomnet"]
+    assert "[needs weights]" in lines["alexnet"] and "download.pytorch.org" in lines["alexnet"]
+    assert "[ready]" in lines["cornet_s-random"]
     if importlib.util.find_spec("torchvision") is None:
-        assert "[needs torchvision]" in lines["alexnet"] and "model-tools[torchvision]" in lines["alexnet"]
+        assert "[needs torchvision]" in lines["resnet34"] and "model-tools[torchvision]" in lines["resnet34"]

@@ -55,3 +55,7 @@ class MissingWeightsError(ModelToolsError, FileNotFoundError):
 
 class MissingDependencyError(ModelToolsError, ImportError):
     """An optional dependency (torchvision, timm) is needed for a model but is not importable."""
+
+
+class WeightsDigestError(ModelToolsError, ValueError):
+    """A weight file whose SHA-256 does not match the digest its publisher gives; names the file and both digests."""

@@ -14,7 +14,9 @@ from typing import Any
 from brainscore_core.hookspecs import hookimpl
 
 # architecture names only (the tables live in modules that are imported by the factories)
-TORCHVISION_MODELS = ("alexnet", "resnet18", "resnet34", "resnet50")
+CLASSIC_MODELS = ("alexnet", "vgg16", "resnet18", "resnet50", "cornet_z", "cornet_s")  # plain torch
+CLASSIC_ALIASES = {"vgg_16": "vgg16", "CORnet-Z": "cornet_z", "CORnet-S": "cornet_s"}  # Brain-Score's names
+TORCHVISION_MODELS = ("resnet34",)  # through torchvision (optional extra)
 TIMM_MODELS = ("efficientnet_b0", "convnext_tiny")
 
 
@@ -28,6 +30,21 @@ def _randomnet() -> Any:
     from model_tools.zoo.randomnet import randomnet
 
     return randomnet()
+
+
+def _classic(name: str, pretrained: bool, identifier: str) -> Any:
+    from model_tools.zoo.classic_models import classic_model
+
+    return classic_model(name, pretrained=pretrained, identifier=identifier)
+
+
+def _classic_availability(name: str, pretrained: bool) -> Callable[[], tuple[str, str]]:
+    def availability() -> tuple[str, str]:
+        from model_tools.zoo.classic_models import availability as check
+
+        return check(name, pretrained)
+
+    return availability
 
 
 def _torchvision(name: str) -> Any:
@@ -70,9 +87,17 @@ def model_factories() -> dict[str, Callable[[], Any]]:
     ``('needs torchvision', 'install the optional zoo ...')``; ``brainscore list models`` prints it.
     """
     factories: dict[str, Callable[[], Any]] = {"pixels": _pixels, "randomnet": _randomnet}
+    classic = {name: name for name in CLASSIC_MODELS} | CLASSIC_ALIASES
+    for identifier, name in classic.items():
+        for pretrained, suffix in ((True, ""), (False, "-random")):
+            factory = functools.partial(_classic, name, pretrained, identifier + suffix)
+            factory.availability = _classic_availability(name, pretrained)  # type: ignore[attr-defined]
+            factories[identifier + suffix] = factory
     factories.update({name: functools.partial(_torchvision, name) for name in TORCHVISION_MODELS})
     factories.update({f"timm/{name}": functools.partial(_timm, name) for name in TIMM_MODELS})
     for identifier, factory in factories.items():
+        if hasattr(factory, "availability"):
+            continue
         if identifier in ("pixels", "randomnet"):
             factory.availability = _ready  # type: ignore[attr-defined]
         elif identifier.startswith("timm/"):
@@ -84,5 +109,6 @@ def model_factories() -> dict[str, Callable[[], Any]]:
 
 @hookimpl
 def brainscore_models() -> Mapping[str, Callable[[], Any]]:
-    """The model-tools zoo: ``pixels``, ``randomnet``, torchvision and timm architectures."""
+    """The model-tools zoo: ``pixels``, ``randomnet``, the classic networks in plain torch (pretrained and
+    ``-random``), and torchvision / timm architectures behind their extras."""
     return model_factories()
