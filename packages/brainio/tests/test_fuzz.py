@@ -162,6 +162,9 @@ def test_identifiers_sharing_file_names_never_overwrite_silently(tmp_path, image
     assert again["zip_sha1"] == first["zip_sha1"]  # same content: packaging twice is fine
     with pytest.raises(ValidationError, match="stimulus_Lab_v1.csv already exists with different content"):
         package_stimulus_set_locally(stimuli(["im2.png"]), "Lab_v1", downloads_path=out)
+    from brainio.packaging import zip_identifier
+
+    assert zip_identifier(first["zip_path"]) == "Lab.v1"  # the identifier is recorded inside the package
     assert sha1_hash(first["csv_path"]) == first["csv_sha1"] and sha1_hash(first["zip_path"]) == first["zip_sha1"]
     replaced = package_stimulus_set_locally(stimuli(["im2.png"]), "Lab_v1", downloads_path=out, overwrite=True)
     assert replaced["zip_sha1"] != first["zip_sha1"]
@@ -178,7 +181,7 @@ def test_assembly_overwrite_is_refused_and_identifier_recorded(tmp_path, neuroid
     assert read_netcdf(first["path"]).attrs["identifier"] == "Lab.v1"
     changed = neuroid_assembly.copy(deep=True)
     changed.values[...] += 1
-    with pytest.raises(ValidationError, match="assy_Lab_v1.nc already exists"):
+    with pytest.raises(ValidationError, match="assy_Lab_v1.nc already exists .*the package of 'Lab.v1'"):
         package_data_assembly_locally(changed, "Lab_v1", "Lab.v1", downloads_path=tmp_path, stimulus_set=stimulus_set)
     assert read_netcdf(first["path"]).attrs["identifier"] == "Lab.v1"
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]

@@ -34,6 +34,7 @@ __all__ = [
     "package_stimulus_set_locally",
     "sha1_hash",
     "write_netcdf",
+    "zip_identifier",
 ]
 
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -52,8 +53,19 @@ def _arcnames(stimulus_set: StimulusSet) -> list[str]:
     return [name + os.path.splitext(stimulus_set.get_stimulus(sid))[1] for sid, name in zip(ids, within)]
 
 
-def _write_zip(path: Path, entries: list[tuple[str, str]]) -> None:
+ZIP_COMMENT_PREFIX = "brainio stimulus set "
+
+
+def zip_identifier(path: str | os.PathLike) -> str | None:
+    """The stimulus set identifier recorded in a packaged ZIP's comment (None for archives packaged elsewhere)."""
+    with zipfile.ZipFile(path) as archive:
+        comment = archive.comment.decode("utf-8", "replace")
+    return comment[len(ZIP_COMMENT_PREFIX):] if comment.startswith(ZIP_COMMENT_PREFIX) else None
+
+
+def _write_zip(path: Path, entries: list[tuple[str, str]], identifier: str) -> None:
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
+        archive.comment = (ZIP_COMMENT_PREFIX + identifier).encode("utf-8")  # the identifier inside the file
         for arcname, source in sorted(entries):
             info = zipfile.ZipInfo(arcname, date_time=_ZIP_DATE)
             info.external_attr = 0o644 << 16
@@ -62,15 +74,31 @@ def _write_zip(path: Path, entries: list[tuple[str, str]]) -> None:
                 archive.writestr(info, file.read())
 
 
+def _recorded_identifier(target: Path) -> str | None:
+    try:
+        if target.suffix == ".zip":
+            return zip_identifier(target)
+        if target.suffix == ".nc":
+            import h5netcdf
+
+            with h5netcdf.File(target, "r") as file:
+                return str(file.attrs.get("identifier")) if "identifier" in file.attrs else None
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return None
+    return None
+
+
 def _refuse_overwrite(target: Path, temp: Path, identifier: str, overwrite: bool) -> None:
     """Refuse to replace ``target`` by different bytes unless ``overwrite``: file names map ``.`` to ``_``, so
     ``Lab.v1`` and ``Lab_v1`` share their files, and a silent replacement breaks the other package."""
     if overwrite or not target.exists() or sha1_hash(target) == sha1_hash(temp):
         return
+    recorded = _recorded_identifier(target)
+    holder = f"the package of {recorded!r}" if recorded else "another package or an earlier version"
     raise ValidationError(
-        f"{target} already exists with different content (another package, or an earlier version of "
-        f"{identifier!r}: identifiers that differ only in '.' and '_' share file names); pass overwrite=True "
-        "(--overwrite) to replace it, or package into another folder")
+        f"{target} already exists with different content ({holder}; identifiers that differ only in '.' and '_' "
+        f"share file names, and {identifier!r} maps to this one); pass overwrite=True (--overwrite) to replace it, "
+        "or package into another folder")
 
 
 def _require_identifier(identifier: Any, what: str) -> None:
@@ -126,7 +154,7 @@ def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_i
         temp_csv = stack.enter_context(atomic_path(csv_path))
         temp_zip = stack.enter_context(atomic_path(zip_path))
         frame.to_csv(temp_csv, index=False, lineterminator="\n")
-        _write_zip(temp_zip, entries)
+        _write_zip(temp_zip, entries, stimulus_set_identifier)
         _refuse_overwrite(csv_path, temp_csv, stimulus_set_identifier, overwrite)
         _refuse_overwrite(zip_path, temp_zip, stimulus_set_identifier, overwrite)
     return {"identifier": stimulus_set_identifier, "csv_path": str(csv_path), "zip_path": str(zip_path),

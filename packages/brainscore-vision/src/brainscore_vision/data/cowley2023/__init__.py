@@ -53,15 +53,15 @@ RAW_SHA1 = {
 PACKAGED_SHA1 = {
     "stimulus_sets": {
         "Cowley2023": {"csv_sha1": "36865812300d5fd3d875212a022ef708fc63c290",
-                       "zip_sha1": "cc961b61d160b5c3a9369169e2c94f094368be68"},
+                       "zip_sha1": "114eb0ad6d4299cbc5c016ba4078de466fa1334a"},
         "Cowley2023.190923": {"csv_sha1": "e40f904d97ca77b035b29f7f7b671db02df6b6a0",
-                              "zip_sha1": "7dc8d5c433c4d31892d0bc762c6bfef1b946fb29"},
+                              "zip_sha1": "97062903faa5b247dfc2f1d95ab0c7ca2f62f119"},
         "Cowley2023.201025": {"csv_sha1": "bac9b95c27dfba3534098355e14e01699631a65f",
-                              "zip_sha1": "c857bffdef9e69f54cc13a2061401257f4fcb6a9"},
+                              "zip_sha1": "dd7f825323a965db60067171aad0d85da86a8016"},
         "Cowley2023.210225": {"csv_sha1": "0de27c9a93ad84a194ef4af2ca7612c193f07ebd",
-                              "zip_sha1": "aaf7add83ad23c91aa35802dd6ff5cec5879a564"},
+                              "zip_sha1": "d65dfbc80a124bd141732292a6901f4727a77065"},
         "Cowley2023.210224": {"csv_sha1": "ee458bcd790604f09849275b68c3460ea6e7e8ad",
-                              "zip_sha1": "8a5398b00508a4adf46569f8cf9b253e0dcce733"},
+                              "zip_sha1": "15868ed76bfefa6d94dde4812a011d1a16c2ffa4"},
     },
     "assemblies": {
         "Cowley2023": {"sha1": "239f9d00fe3bdb9e5d2ff30117fcaba9b0931c61", "cls": "NeuroidAssembly"},

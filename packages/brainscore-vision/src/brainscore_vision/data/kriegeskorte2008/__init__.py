@@ -42,7 +42,7 @@ RAW_SHA1 = {
 #: bytes depend on the HDF5 library version, so the tests check the assemblies' content instead)
 PACKAGED_SHA1 = {
     "stimulus_sets": {"Kriegeskorte2008": {"csv_sha1": "e94de35f2ef4da553b81a6dd73ab87bf6b7a0223",
-                                           "zip_sha1": "0506c4fc2c253046161400cee4bd6df293ba915e"}},
+                                           "zip_sha1": "52bfe71b983bc86335106e254b614da6eea4f08f"}},
     "assemblies": {"Kriegeskorte2008.hIT": {"sha1": "e1c2405cb1b1320e4fdbc8aa59499abb88c4394a", "cls": "DataAssembly"},
                    "Kiani2007.mIT": {"sha1": "64aead9e21b721057d788065fa26201965b38c05", "cls": "DataAssembly"}},
 }
