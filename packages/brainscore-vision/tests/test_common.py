@@ -38,3 +38,52 @@ def test_battery(identifier, raw_data_dir):
     assert benchmark.identifier == identifier
     assert benchmark.bibtex and benchmark.bibtex.lstrip().startswith("@")
     assert benchmark.parent in ("V1", "V2", "V4", "IT", "behavior")
+
+
+# -- the battery over every registered model, data plugin and ceiling (issue 21, item 10) -----------------------
+#: public-catalogue data load from Brain-Score's bucket (no network in tests; covered with a local S3 server)
+REMOTE_DATA = "brainscore_vision.data_helpers.public_catalogue"
+OWN_DATA = sorted(info.identifier for info in brainscore_vision.list_plugins("data") if info.module != REMOTE_DATA)
+OWN_STIMULI = sorted(info.identifier for info in brainscore_vision.list_plugins("stimulus_set")
+                     if info.module != REMOTE_DATA)
+#: models that run offline here (the pretrained ones need weight files); the others' architectures are tested
+#: in model-tools
+OFFLINE_MODELS = ["pixels", "randomnet", "alexnet-random", "resnet18-random", "cornet_z-random"]
+
+
+@pytest.fixture(scope="module")
+def few_real_stimuli(raw_data_dir):
+    stimuli = brainscore_vision.load_stimulus_set("Kriegeskorte2008")
+    few = stimuli.iloc[:6].copy()
+    few.identifier = "Kriegeskorte2008-first6"
+    return few
+
+
+@pytest.mark.parametrize("identifier", OFFLINE_MODELS)
+def test_model_battery(identifier, few_real_stimuli):
+    from brainscore_core.testing import check_brain_model
+
+    check_brain_model(brainscore_vision.load_model(identifier), few_real_stimuli)
+
+
+@pytest.mark.parametrize("identifier", OWN_DATA)
+def test_data_plugin_battery(identifier, raw_data_dir):
+    from brainscore_core.testing import check_data_plugin
+
+    check_data_plugin(identifier, brainscore_vision.load_dataset(identifier))
+
+
+@pytest.mark.parametrize("identifier", [i for i in OWN_STIMULI if not i.startswith("Geirhos2021")
+                                        or i in ("Geirhos2021_cue-conflict", "Geirhos2021_edge")])
+def test_stimulus_set_plugin_battery(identifier, raw_data_dir):
+    from brainscore_core.testing import check_data_plugin
+
+    check_data_plugin(identifier, brainscore_vision.load_stimulus_set(identifier))
+
+
+def test_ceiling_battery_on_real_data(raw_data_dir):
+    from brainscore_core.testing import check_ceiling
+
+    cowley = brainscore_vision.load_dataset("Cowley2023")  # single trials of session 210325: repetitions kept
+    check_ceiling(brainscore_vision.load_ceiling("internal_consistency"), cowley)
+    check_ceiling(brainscore_vision.load_ceiling("rsa_ceiling"), brainscore_vision.load_dataset("Kriegeskorte2008.hIT"))

@@ -1,4 +1,6 @@
-"""Public checks for scores and benchmarks, for this repository's tests and for plugin authors' own tests."""
+"""Public checks (the battery) for scores, benchmarks, ceilings, brain models and data plugins, run over every
+registered plugin by this repository's tests and available to plugin authors for their own tests (like
+scikit-learn's ``check_estimator``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import xarray as xr
 
 from brainscore_core.score import score_center_error
 
-__all__ = ["assert_scores_close", "check_benchmark"]
+__all__ = ["assert_scores_close", "check_benchmark", "check_brain_model", "check_ceiling", "check_data_plugin"]
 
 
 def _describe(score: Any) -> str:
@@ -140,3 +142,99 @@ def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tup
     for key in ("raw", "ceiling"):
         if key not in score.attrs:
             _fail(benchmark, f"score has no attrs[{key!r}]")
+
+
+def _fail_plugin(kind: str, name: str, problem: str) -> None:
+    raise AssertionError(f"{kind} {name!r}: {problem}")
+
+
+def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] = (0.0, 1.0)) -> None:
+    """The battery for a ceiling (``ceiling(data) -> Score``): callable, its constructor parameters readable
+    (``get_params()`` where it has one), one finite value in ``value_range`` (or NaN with ``attrs['note']``),
+    and the same value when called twice (seeded).
+
+    Raises AssertionError naming the ceiling's class and the failed check.
+    """
+    name = type(ceiling).__name__
+    if not callable(ceiling):
+        _fail_plugin("ceiling", name, "is not callable")
+    params = getattr(ceiling, "get_params", None)
+    if callable(params) and not isinstance(params(), dict):
+        _fail_plugin("ceiling", name, "get_params() must return a dict")
+    first = ceiling(data)
+    if not isinstance(first, xr.DataArray):
+        _fail_plugin("ceiling", name, f"returned {type(first).__name__}, not a Score")
+    value, _ = score_center_error(first)
+    if isinstance(value, xr.DataArray):
+        _fail_plugin("ceiling", name, f"must be a single value, got dims {value.dims}")
+    if not math.isfinite(value):
+        if not first.attrs.get("note"):
+            _fail_plugin("ceiling", name, f"is {value} and attrs['note'] does not say why")
+    elif not value_range[0] - 1e-9 <= value <= value_range[1] + 1e-9:
+        _fail_plugin("ceiling", name, f"value {value} is outside {value_range}")
+    again, _ = score_center_error(ceiling(data))
+    if not (again == value or (math.isnan(again) and math.isnan(value))):
+        _fail_plugin("ceiling", name, f"not deterministic: {value} then {again}")
+
+
+def check_brain_model(model: Any, stimuli: Any, *, regions: tuple[str, ...] = ("V1", "V2", "V4", "IT")) -> None:
+    """The battery for a BrainModel: a non-empty ``identifier``, a positive ``visual_degrees()``, and for every
+    region it commits (``layer_map`` / ``region_layer_map`` when it has one, else ``regions``): ``look_at`` after
+    ``start_recording(region, [(70, 170)])`` gives one finite, non-constant row per stimulus, in the stimuli's
+    ``stimulus_id`` order, and the same values when asked twice.
+
+    Raises AssertionError naming the model, the region and the failed check.
+    """
+    name = getattr(model, "identifier", None)
+    if not isinstance(name, str) or not name:
+        _fail_plugin("model", repr(model), f"identifier must be a non-empty str, got {name!r}")
+    degrees = model.visual_degrees()
+    if not (isinstance(degrees, numbers.Real) and math.isfinite(degrees) and degrees > 0):
+        _fail_plugin("model", name, f"visual_degrees() must be a positive number, got {degrees!r}")
+    committed = getattr(model, "layer_map", None) or getattr(model, "region_layer_map", None) or {}
+    expected_ids = [str(s) for s in stimuli["stimulus_id"]]
+    for region in [r for r in regions if not committed or r in committed]:
+        model.start_recording(region, [(70, 170)])
+        first = model.look_at(stimuli)
+        if "presentation" not in first.dims or "neuroid" not in first.dims:
+            _fail_plugin("model", name, f"{region}: look_at gave dims {first.dims}, not presentation x neuroid")
+        if [str(s) for s in first["stimulus_id"].values] != expected_ids:
+            _fail_plugin("model", name, f"{region}: presentations are not the stimuli in their order")
+        values = np.asarray(first.values, dtype=float)
+        if not np.isfinite(values).all() or values.std() == 0:
+            _fail_plugin("model", name, f"{region}: responses are not finite, or constant")
+        again = np.asarray(model.look_at(stimuli).values, dtype=float)
+        if not np.array_equal(values, again):
+            _fail_plugin("model", name, f"{region}: two look_at calls on the same stimuli differ")
+
+
+def check_data_plugin(identifier: str, loaded: Any) -> None:
+    """The battery for a data or stimulus-set plugin's result: a StimulusSet with unique string ``stimulus_id``
+    values whose files exist (the first ten checked), or a DataAssembly whose ``presentation`` dim (where it has
+    one) carries ``stimulus_id``; both named ``identifier``.
+
+    Raises AssertionError naming the identifier and the failed check.
+    """
+    import os
+
+    import pandas as pd
+
+    kind = "stimulus set" if isinstance(loaded, pd.DataFrame) else "data"
+    recorded = getattr(loaded, "identifier", None) or getattr(loaded, "attrs", {}).get("identifier")
+    if recorded != identifier:
+        _fail_plugin(kind, identifier, f"loads as identifier {recorded!r}")
+    if isinstance(loaded, pd.DataFrame):
+        if "stimulus_id" not in loaded.columns:
+            _fail_plugin(kind, identifier, "has no stimulus_id column")
+        ids = loaded["stimulus_id"]
+        if ids.duplicated().any() or not all(isinstance(value, str) for value in ids):
+            _fail_plugin(kind, identifier, "stimulus_id values must be unique strings")
+        paths = getattr(loaded, "stimulus_paths", {}) or {}
+        for stimulus_id in list(ids)[:10]:
+            if stimulus_id in paths and not os.path.isfile(paths[stimulus_id]):
+                _fail_plugin(kind, identifier, f"file of {stimulus_id!r} missing: {paths[stimulus_id]}")
+        return
+    if not isinstance(loaded, xr.DataArray):
+        _fail_plugin(kind, identifier, f"loads a {type(loaded).__name__}, not an assembly")
+    if "presentation" in loaded.dims and "stimulus_id" not in loaded.coords:
+        _fail_plugin(kind, identifier, "has a presentation dim without stimulus_id")
