@@ -183,3 +183,38 @@ def test_real_cluster_scores_like_in_process_and_survives_a_killed_worker(direct
         finally:
             for process in processes:
                 process.kill()
+
+
+def test_a_pair_above_the_memory_budget_is_refused_with_its_estimate(tmp_path):
+    from brainscore_core.grid import score_task
+
+    url = f"sqlite:///{tmp_path / 'budget.sqlite'}"
+    result = score_task("brainscore_vision", "randomnet", "Cowley2023.V4-pls", url, budget_bytes=100 * 2**20)
+    assert result["status"] == "failed" and result["error_type"] == "MemoryBudgetError"
+    assert "640 stimuli x 25,088 features" in result["error_message"] and "100.0 MB" in result["error_message"]
+    (row,) = ResultStore(url).rows(status="failed")
+    assert row["error_type"] == "MemoryBudgetError"
+
+
+_PEAK_SCRIPT = """
+import json, resource, sys
+import brainscore_vision
+from brainscore_core.benchmarks import score_benchmark
+from brainscore_core.memory_plan import estimate_pair
+model, benchmark = brainscore_vision.load_model(sys.argv[1]), brainscore_vision.load_benchmark(sys.argv[2])
+benchmark.ceiling  # the ceiling's data are loaded before the estimate, as in a grid task
+estimate = estimate_pair(model, benchmark)
+score_benchmark(benchmark, model)
+print(json.dumps({"estimate": estimate.peak_bytes, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+"""
+
+
+@pytest.mark.parametrize(("model", "benchmark"), [
+    ("pixels", "Cowley2023.V4-pls"), ("randomnet", "Cowley2023.V4-pls"), ("pixels", "Kriegeskorte2008.hIT-rdm"),
+    ("randomnet", "tong.Coggan2024_fMRI.IT-rdm"), ("randomnet", "Kiani2007.mIT-rdm")])
+def test_memory_estimate_is_within_2x_of_the_measured_peak(model, benchmark, raw_data_dir):
+    """Measured: the peak resident set (``ru_maxrss``) of a fresh process scoring the pair."""
+    result = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, model, benchmark], capture_output=True, text=True,
+                            timeout=600, check=True)
+    measured = json.loads(result.stdout.strip().splitlines()[-1])
+    assert 0.5 <= measured["estimate"] / measured["peak"] <= 2.0, measured

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
 from brainscore_core.scoring import model_digest, open_store, run_pair, side_file_for, write_side_file
@@ -50,12 +51,13 @@ def _result(model: str, benchmark: str, status: str, row: dict | None = None, el
 
 
 def score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
-               rescore: bool = False) -> dict[str, Any]:
+               rescore: bool = False, budget_bytes: int | None = None) -> dict[str, Any]:
     """One pair, start to end, in whatever process runs it; returns a plain dict (see :data:`COLUMNS`).
 
-    Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised; the failure is stored),
-    ``'skipped'`` (already stored), ``'unstored'`` (scored, but the store refused the row: it is in
-    ``side_file``).
+    Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised, or the pair's memory
+    estimate exceeds the budget: the failure is stored), ``'skipped'`` (already stored), ``'unstored'``
+    (scored, but the store refused the row: it is in ``side_file``). ``budget_bytes`` default: this worker's
+    memory limit, else the machine's memory (:func:`~brainscore_core.memory_plan.memory_budget`).
     """
     start = time.perf_counter()
     store = ResultStore(store_url) if store_url is not None else None
@@ -74,8 +76,18 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
                            benchmark_version=version, model_digest=digest)
         if found is not None:
             return _result(model_identifier, benchmark_identifier, "skipped", found, elapsed=0.0)
+    estimate = estimate_pair(model, benchmark)
+    budget = budget_bytes if budget_bytes is not None else memory_budget()
+    if estimate is not None and budget is not None and estimate.peak_bytes > budget:
+        refusal = MemoryBudgetError(f"{estimate.describe()} exceeds the memory budget of {format_bytes(budget)}; "
+                                    "reduce the layer (model_tools RandomProjection / PCAReduction) or give the "
+                                    "worker more memory")
+        row = failure_row(refusal, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
+                          benchmark_version=version, elapsed_s=time.perf_counter() - start, model_digest=digest)
+        return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
+    provenance = {"memory_estimate": estimate.as_dict()} if estimate is not None else None
     _, row, error = run_pair(model, benchmark, model_identifier=model_identifier,
-                             benchmark_identifier=benchmark_identifier, digest=digest)
+                             benchmark_identifier=benchmark_identifier, digest=digest, provenance=provenance)
     return _store(store, row, _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row))
 
 
@@ -91,6 +103,22 @@ def _store(store: ResultStore | None, row: dict, result: dict) -> dict:
     finally:
         store.dispose()
     return result
+
+
+def _workers_declare_memory(client: Any) -> bool:
+    """Whether every worker declares a ``MEMORY`` resource (``dask worker --resources MEMORY=64e9``): only then
+    may tasks ask for it (a task asking for a resource no worker has would never run)."""
+    workers = client.scheduler_info().get("workers", {}).values()
+    return bool(workers) and all("MEMORY" in (worker.get("resources") or {}) for worker in workers)
+
+
+def _memory_resource(domain: str, model: str, benchmark: str) -> dict[str, float] | None:
+    """The pair's estimated peak as a Dask resource annotation (loads the pair here, once per identifier)."""
+    try:
+        estimate = estimate_pair(_load(domain, "model", model), _load(domain, "benchmark", benchmark))
+    except Exception:  # the task itself will record why loading fails
+        return None
+    return {"MEMORY": float(estimate.peak_bytes)} if estimate is not None else None
 
 
 def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[str, str]]:
@@ -157,8 +185,10 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         else:
             from distributed import as_completed
 
+            annotate = _workers_declare_memory(client)
             futures = [client.submit(score_task, domain, model, benchmark, url, rescore, pure=False,
-                                     retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}")
+                                     retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
+                                     resources=_memory_resource(domain, model, benchmark) if annotate else None)
                        for model, benchmark in pairs]
             for future in as_completed(futures):
                 record(future.result())

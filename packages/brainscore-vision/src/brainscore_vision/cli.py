@@ -148,22 +148,36 @@ def _client(args):
 
 
 def _dry_run(args, store) -> int:
+    """The plan: every pair, whether the store holds it, and its memory estimate against this machine's budget."""
     import brainscore_vision
     from brainscore_core.grid import plan_pairs
+    from brainscore_core.memory_plan import estimate_pair, format_bytes, memory_budget
     from brainscore_core.scoring import model_digest
 
     pairs = plan_pairs(args.models, args.benchmarks)
-    print(f"{len(pairs)} pair(s); stored pairs are skipped unless --rescore")
+    budget = memory_budget()
+    print(f"{len(pairs)} pair(s); stored pairs are skipped unless --rescore; memory budget here "
+          f"{format_bytes(budget) if budget else 'unknown'}")
+    models, benchmarks = {}, {}
     for model_identifier, benchmark_identifier in pairs:
+        if benchmark_identifier not in benchmarks:
+            benchmarks[benchmark_identifier] = brainscore_vision.load_benchmark(benchmark_identifier)
+        if model_identifier not in models:
+            models[model_identifier] = brainscore_vision.load_model(model_identifier)
+        model, benchmark = models[model_identifier], benchmarks[benchmark_identifier]
         state = "score"
         if store is not None and not args.rescore:
-            benchmark = brainscore_vision.load_benchmark(benchmark_identifier)
             version = getattr(benchmark, "version", None)
             found = store.find(model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
-                               benchmark_version=1 if version is None else version,
-                               model_digest=model_digest(brainscore_vision.load_model(model_identifier)))
+                               benchmark_version=1 if version is None else version, model_digest=model_digest(model))
             state = "skip (stored)" if found is not None else "score"
-        print(f"  {model_identifier} on {benchmark_identifier}: {state}")
+        estimate = estimate_pair(model, benchmark)
+        if estimate is None:
+            memory = "memory: no estimate (the model or benchmark gives no shapes)"
+        else:
+            refused = budget is not None and estimate.peak_bytes > budget
+            memory = estimate.describe() + (" -> REFUSED: above the budget" if refused else "")
+        print(f"  {model_identifier} on {benchmark_identifier}: {state}; {memory}")
     return 0
 
 

@@ -62,6 +62,15 @@ class BehavioralBenchmark(BenchmarkBase):
         self._stimulus_set = stimulus_set
         self._bound = bound
 
+    region = "behavior"  # the model's behavioural readout layer answers
+
+    def stimulus_count(self) -> int:
+        """Stimuli a model is shown: the test set plus the fitting set (the grid's memory plan reads it)."""
+        assembly = resolve(self._assembly)
+        shown = resolve(self._stimulus_set) if self._stimulus_set is not None else assembly.stimulus_set
+        fitting = resolve(self._fitting_stimuli)
+        return len(shown) + (len(fitting) if hasattr(fitting, "__len__") else 0)
+
     def _place(self, candidate: BrainModel, stimulus_set):
         return place_on_screen(stimulus_set, target_visual_degrees=candidate.visual_degrees(),
                                source_visual_degrees=self._visual_degrees)

@@ -121,6 +121,13 @@ class _RecordingBenchmark(BenchmarkBase):
             return list(self._timebins)
         return timebins_of(self._reference_assembly())
 
+    def stimulus_count(self) -> int:
+        """How many distinct stimuli a model is shown (the grid's memory plan reads it)."""
+        return sum(len({str(s) for s in resolve(a)["stimulus_id"].values}) for a in self._shown_assemblies())
+
+    def _shown_assemblies(self) -> list:
+        return [self._reference_assembly()]
+
     def _normalize(self, raw_score: Score, *assemblies: DataAssembly) -> Score:
         """Explained variance over the ceiling, with attrs ``n_stimuli`` (distinct ``stimulus_id`` over
         ``assemblies``), ``n_neuroids`` and ``bibtex``."""
@@ -228,6 +235,9 @@ class TrainTestNeuralBenchmark(_RecordingBenchmark):
 
     def _reference_assembly(self) -> DataAssembly:
         return resolve(self._test_assembly)
+
+    def _shown_assemblies(self) -> list:
+        return [self._train_assembly, self._test_assembly]
 
     def __call__(self, candidate: BrainModel) -> Score:
         train, test = resolve(self._train_assembly), resolve(self._test_assembly)

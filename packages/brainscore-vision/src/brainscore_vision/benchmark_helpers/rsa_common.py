@@ -147,6 +147,10 @@ class RSABenchmark(BenchmarkBase):
     def timebins(self) -> list[tuple[int, int]]:
         return list(self._timebins)
 
+    def stimulus_count(self) -> int:
+        """How many stimuli a model is shown (the rows of the RDMs; the grid's memory plan reads it)."""
+        return int(resolve(self._rdm_assembly).sizes.get("stimulus_row", 0)) or len(resolve(self._stimulus_set))
+
     def subject_rdms(self):
         """The subjects' RDMs (sessions averaged): ``subject x stimulus_row x stimulus_column``."""
         return subject_rdms_of(self._rdm_assembly)

@@ -82,6 +82,31 @@ class ModelCommitment(BrainModel):
         """Field of view of the model's input in degrees (default 8)."""
         return self._visual_degrees
 
+    def feature_count(self, region: str) -> int | None:
+        """Features a recording of ``region`` gives (``'behavior'``: the readout layer), from one forward pass of
+        a blank image; the widest candidate layer while layer selection has not chosen yet. None when the
+        activations model has no torch module to run. The grid's memory plan reads it."""
+        import numpy as np
+        import torch
+
+        from model_tools.activations.hooks import LayerRecorder, resolve_layers
+
+        network = getattr(self.activations_model, "model", None)
+        size = getattr(getattr(self.activations_model, "preprocessing", None), "image_size", None)
+        if network is None or size is None:
+            return None
+        region = _name(region)
+        layers = ([self.behavioral_readout_layer or self.layers[-1]] if region == "behavior"
+                  else [self.layer_map[region]] if region in self.layer_map else list(self.layers))
+        widths: dict[str, int] = {}
+        modules = resolve_layers(network, layers, self.identifier)
+        device = next((parameter.device for parameter in network.parameters()), torch.device("cpu"))
+        blank = torch.zeros((1, 3, int(size), int(size)), device=device)
+        with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
+                layer, int(np.prod(out.shape[1:])))):
+            network(blank)
+        return max(widths.values())
+
     def content_digest(self) -> str:
         """SHA-1 over what makes this model's answers: weights, preprocessing, reduction, layers, the committed
         region -> layer map and the field of view. Grids resume by it: changed weights are scored again."""

@@ -189,6 +189,10 @@ class Coggan2024fMRIRSA(BenchmarkBase):
     def region(self) -> str:
         return self._region
 
+    def stimulus_count(self) -> int:
+        """The 24 images a model is shown (the grid's memory plan reads it)."""
+        return len(resolve(self._stimulus_set))
+
     def _region_matrices(self):
         return subject_matrices(self._assembly, self._region)
 

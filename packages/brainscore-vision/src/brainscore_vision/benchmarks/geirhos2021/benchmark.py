@@ -127,6 +127,12 @@ class _Geirhos2021(BenchmarkBase):
         super().__init__(identifier=benchmark_identifier(dataset, kind), version=1, bibtex=BIBTEX, parent=PARENT,
                          **kwargs)
 
+    region = "behavior"  # labels come from the model's behavioural readout
+
+    def stimulus_count(self) -> int:
+        """Distinct stimuli of the kept human trials (the grid's memory plan reads it; no images are loaded)."""
+        return len(set(np.asarray(resolve(self._humans)["stimulus_id"].values).astype(str)))
+
     def stimulus_set(self):
         """The images of the data set, restricted to the stimuli of the kept human trials."""
         humans = resolve(self._humans)

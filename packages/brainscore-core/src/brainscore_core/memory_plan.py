@@ -1,0 +1,96 @@
+"""Memory plan of a (model, benchmark) pair, from shapes, before it runs.
+
+The estimate of a pair's peak memory (bytes):
+
+* ``baseline``: what the process holds before scoring, with the model and the benchmark's data loaded (its
+  resident set, read from ``/proc/self/statm``);
+* ``activations``: ``n_stimuli x n_features x 4`` (float32 activations of the recorded layer), where
+  ``benchmark.stimulus_count()`` and ``model.feature_count(region)`` give the shapes;
+* ``working``: the metric's working set, ``2 x activations`` (a float64 block of the source and its
+  centred/standardised copy) plus ``2 x n_stimuli^2 x 8`` (stimulus Gram matrices and RDMs).
+
+The grid (:mod:`brainscore_core.grid`) refuses a pair whose estimate exceeds the worker's memory budget (the
+message gives the estimate), and annotates Dask tasks with it where workers declare a ``MEMORY`` resource.
+Models or benchmarks without ``feature_count`` / ``stimulus_count`` get no estimate (None): nothing is refused.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["MemoryBudgetError", "PairEstimate", "estimate_pair", "format_bytes", "memory_budget", "resident_bytes"]
+
+
+class MemoryBudgetError(MemoryError):
+    """A pair whose estimated peak memory exceeds the budget of the process that would run it."""
+
+
+@dataclass(frozen=True)
+class PairEstimate:
+    n_stimuli: int
+    n_features: int
+    baseline_bytes: int
+    activations_bytes: int
+    working_bytes: int
+
+    @property
+    def peak_bytes(self) -> int:
+        return self.baseline_bytes + self.activations_bytes + self.working_bytes
+
+    def as_dict(self) -> dict[str, int]:
+        return {**asdict(self), "peak_bytes": self.peak_bytes}
+
+    def describe(self) -> str:
+        return (f"estimated peak {format_bytes(self.peak_bytes)} ({self.n_stimuli:,} stimuli x "
+                f"{self.n_features:,} features: activations {format_bytes(self.activations_bytes)}, metric "
+                f"{format_bytes(self.working_bytes)}, process {format_bytes(self.baseline_bytes)})")
+
+
+def format_bytes(count: float) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(count) < 1024 or unit == "GB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count:.1f} GB"
+
+
+def resident_bytes() -> int:
+    """This process's resident set size (Linux ``/proc/self/statm``; 0 where unavailable)."""
+    try:
+        with open("/proc/self/statm") as file:
+            return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def memory_budget() -> int | None:
+    """The memory this process may use: its Dask worker's ``memory_limit`` when it is one, else the machine's
+    physical memory (None where unknown)."""
+    try:
+        from distributed import get_worker
+
+        limit = get_worker().memory_manager.memory_limit
+        if limit:
+            return int(limit)
+    except (ImportError, ValueError, AttributeError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def estimate_pair(model: Any, benchmark: Any) -> PairEstimate | None:
+    """The estimate of scoring ``model`` on ``benchmark`` (see the module docstring); None without the shapes."""
+    count, features = getattr(benchmark, "stimulus_count", None), getattr(model, "feature_count", None)
+    if not callable(count) or not callable(features):
+        return None
+    region = getattr(benchmark, "region", None) or "behavior"
+    n_stimuli, n_features = count(), features(str(region))
+    if not n_stimuli or not n_features:
+        return None
+    activations = int(n_stimuli) * int(n_features) * 4
+    working = 2 * activations + 2 * int(n_stimuli) ** 2 * 8
+    return PairEstimate(int(n_stimuli), int(n_features), resident_bytes(), activations, working)
