@@ -9,8 +9,9 @@ multiplication by that projection). Then, for component k:
 * ``A_k = Y_k' K_k Y_k`` (targets x targets) with ``K_k = D_k Kc D_k``; the power iteration of
   :mod:`brainscore_metrics._pls` runs on it unchanged and gives ``z``;
 * with ``u = Y_k z``: ``x_weights = X_k' u / |X_k' u|`` and ``t = X_k x_weights = K_k u / sqrt(u' K_k u)``;
-* ``y_loadings = Y_k' t / t't``; ``Y_{k+1} = D Y_k``, and ``M_k = K_k Y_k`` and ``A_k`` follow by rank-one
-  updates (``g = K_k t``: ``M_{k+1} = D (M_k - g q')``, ``A_{k+1} = A_k - (Y_k'g) q' - q (t'M_k) + (t'g) q q'``).
+* ``y_loadings q = Y_k' t / t't``, ``Y_{k+1} = D Y_k``, and with ``g = K_k t`` (so ``t' K_k Y_k = g' Y_k``)
+  ``A_{k+1} = A_k - (Y_k'g) q' - q (g'Y_k) + (t'g) q q'``: a rank-two update, so ``A_0 = Yc' Kc Yc`` is the only
+  product of the Gram matrix with all targets.
 
 Predictions: with ``a_k = D_k u / |X_k' u|`` (so ``x_weights = Xc' a_k``), ``P'W = diag(1/t't) T' Kc A`` and
 ``prediction = Kc[test, train] A pinv(P'W) Q' + y_mean`` -- scikit-learn's ``(X - x_mean) W pinv(P'W) Q'``.
@@ -80,12 +81,8 @@ def pls_kernel_cross_predict(xp, gram, Y, splits, *, n_components: int = 25, max
     iterations of each component.
     """
     states = [_Split(xp, gram, Y, train, test) for train, test in splits]
-    kernel_y = gram @ xp.concatenate([s.Yk for s in states], axis=1)
-    q = Y.shape[1]
-    for index, s in enumerate(states):
-        s.M = s.center(xp, kernel_y[:, index * q:(index + 1) * q])
-        s.A = s.Yk.T @ s.M
-    del kernel_y
+    for s in states:
+        s.A = s.Yk.T @ (gram @ s.Yk)  # Yc' Kc Yc: Yc is zero outside training rows and centred on them
     for component in range(n_components):
         chosen = []
         for s in states:
@@ -113,7 +110,6 @@ def _choose_direction(xp, s, component: int, max_iter: int, tol: float) -> bool:
     constant = xp.all(xp.abs(s.Yk) < 10 * _EPS, axis=0)
     if bool(xp.to_numpy(xp.any(constant))):
         s.Yk[:, constant] = 0.0
-        s.M[:, constant] = 0.0
         s.A[:, constant] = 0.0
         s.A[constant, :] = 0.0
     varying = xp.to_numpy(xp.any(xp.abs(s.Yk) > _EPS, axis=0))
@@ -127,15 +123,14 @@ def _choose_direction(xp, s, component: int, max_iter: int, tol: float) -> bool:
 
 
 def _deflate_targets(xp, s, g):
-    """Record the component with score ``s.t`` and ``g = K_k t``; deflate Y_k, M_k and A_k."""
+    """Record the component with score ``s.t`` and ``g = K_k t``; deflate Y_k and A_k."""
     t = s.t
     tt = xp.sum(t * t)
     loadings = (s.Yk.T @ t) / tt
-    yg, tm, tg = s.Yk.T @ g, t @ s.M, xp.sum(t * g)
-    s.A = s.A - xp.outer(yg, loadings) - xp.outer(loadings, tm) + tg * xp.outer(loadings, loadings)
-    moved = s.M - xp.outer(g, loadings)
-    s.M = moved - xp.outer(t, (t @ moved) / tt)
-    s.Yk = s.Yk - xp.outer(t, loadings)
+    yg, tg = s.Yk.T @ g, xp.sum(t * g)
+    cross = xp.outer(yg, loadings)
+    s.A = s.A - cross - cross.T + tg * xp.outer(loadings, loadings)
+    s.Yk -= t[:, None] * loadings[None, :]
     s.scores.append(t)
     s.tt.append(tt)
     s.y_loadings.append(loadings)

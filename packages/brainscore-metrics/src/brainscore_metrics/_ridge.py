@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_metrics._gram import stimulus_gram
+from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
 
 __all__ = [
     "ALPHA_LIST",
@@ -186,15 +186,17 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     v = solved[:, -1]
     s = xp.sum(v)
     heldout_rhs = solved[:, :-1] - xp.outer(v, (v @ Y) / s)
+    rows_of_inverse = factor_inverse.T  # row j holds column j of W (contiguous for LAPACK's Fortran W)
     predictions = []
-    for test in tests:
-        rows = xp.index(test, gram)
-        columns = xp.take(factor_inverse, rows, 1)[int(np.min(test)):]  # W is lower triangular
-        v_test = xp.take(v, rows, 0)
-        block = columns.T @ columns - xp.outer(v_test, v_test / s)
-        # (M^-1)_SS is the inverse of a Schur complement of a positive definite system
-        residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
-        predictions.append(xp.take(Y, rows, 0) - residuals)
+    with lapack_single_thread(xp):  # |S| x |S| factorisations: threads only contend
+        for test in tests:
+            rows = xp.index(test, gram)
+            lead = xp.take(rows_of_inverse, rows, 0)[:, int(np.min(test)):]  # W is lower triangular
+            v_test = xp.take(v, rows, 0)
+            block = lead @ lead.T - xp.outer(v_test, v_test / s)
+            # (M^-1)_SS is the inverse of a Schur complement of a positive definite system
+            residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
+            predictions.append(xp.take(Y, rows, 0) - residuals)
     return predictions
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_metrics._gram import check_precision
+from brainscore_metrics._gram import check_precision, lapack_single_thread
 from brainscore_metrics._neuron_to_neuron import best_source_units, best_source_units_splits
 from brainscore_metrics._pls import pls_fit, pls_fit_splits, pls_predict
 from brainscore_metrics._pls_kernel import pls_kernel_cross_predict
@@ -206,21 +206,23 @@ class PLSRegression(_ArrayRegression):
 
     def _kernel_cross_predict(self, xp, X, Y, splits, n_components: int):
         """Wide source: the Gram matrix once, then all splits in stimulus space; splits advance together
-        in groups whose state (per split two stimuli x neuroids matrices and three stimuli x components
-        ones, float64) stays within the inputs' size next to the Gram matrix."""
+        in groups whose state (per split one stimuli x neuroids matrix and three stimuli x components
+        ones, float64) takes what the Gram matrix leaves of the inputs' size (at least half of it)."""
         gram = centered_gram(xp, X, check_precision(self.precision))
         n, q = Y.shape
-        per_split = 8 * n * (3 * q + 3 * n_components)
-        room = int(np.prod(X.shape)) * X.dtype.itemsize + 8 * n * q - 8 * n * n
+        per_split = 8 * n * (q + 3 * n_components)
+        inputs = int(np.prod(X.shape)) * X.dtype.itemsize + 8 * n * q
+        room = max(inputs - 8 * n * n, inputs // 2)
         size = len(splits) if self.lockstep_splits is None else max(1, int(self.lockstep_splits))
         size = max(1, min(size, room // per_split)) if self.lockstep_splits is None else size
         predictions, n_iter = [], []
-        for start in range(0, len(splits), size):
-            group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],
-                                                         n_components=n_components, max_iter=self.max_iter,
-                                                         tol=self.tol)
-            predictions += group
-            n_iter += iterations
+        with lapack_single_thread(xp):  # matrix-vector work: BLAS threads only contend
+            for start in range(0, len(splits), size):
+                group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],
+                                                             n_components=n_components, max_iter=self.max_iter,
+                                                             tol=self.tol)
+                predictions += group
+                n_iter += iterations
         self.split_info_ = [{} for _ in splits]
         self.n_iter_ = n_iter
         return predictions
