@@ -58,6 +58,24 @@ CASES = {
     "mh_ic": ("mh", "internal_consistency", "ceiling", {}),
     "mh_rdm": ("mh", "rdm", "metric", {}),
     "mh_cka": ("mh", "cka", "metric", {}),
+    # --wide: float32 sources (w32: 3,200 x 10,000; px: 640 x 37,632; px4k: 640 x 4,096) and, for the
+    # reference's own float32 noise, the same values cast to float64 (w32c)
+    "w32_cka": ("w32", "cka", "metric", {}),
+    "w32c_cka": ("w32c", "cka", "metric", {}),
+    "w32_rdm": ("w32", "rdm", "metric", {}),
+    "w32c_rdm": ("w32c", "rdm", "metric", {}),
+    "w32_ridge": ("w32", "ridge", "metric", {}),
+    "w32c_ridge": ("w32c", "ridge", "metric", {}),
+    "w32_linear1": ("w32", "linear_predictivity", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "w32c_linear1": ("w32c", "linear_predictivity", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "w32_linear": ("w32", "linear_predictivity", "metric", {}),
+    "w32_n2n1": ("w32", "neuron_to_neuron", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "w32c_n2n1": ("w32c", "neuron_to_neuron", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "w32_n2n": ("w32", "neuron_to_neuron", "metric", {}),
+    "w32_pls1": ("w32", "pls", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "w32_pls": ("w32", "pls", "metric", {}),
+    "px_pls": ("px", "pls", "metric", {}),
+    "px4k_linear": ("px4k", "linear_predictivity", "metric", {}),
 }
 
 
@@ -77,12 +95,16 @@ def _regression_inputs(rng, n_stimuli, n_features, n_neuroids, n_reps, n_latent)
     return source, trials
 
 
-def prepare(directory: Path, big: bool) -> None:
+def prepare(directory: Path, big: bool, wide: bool = False) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     groups = [("synth", 640, 300, 50, 10, 20)] + ([("mh", 3200, 10000, 200, 10, 50)] if big else [])
+    groups += [("w32", 3200, 10000, 200, 10, 50), ("px", 640, 37632, 200, 10, 50),
+               ("px4k", 640, 4096, 200, 10, 50)] if wide else []
     for group, n_stimuli, n_features, n_neuroids, n_reps, n_latent in groups:
         rng = np.random.default_rng(2024)
         source, trials = _regression_inputs(rng, n_stimuli, n_features, n_neuroids, n_reps, n_latent)
+        if group in ("w32", "px", "px4k"):  # model activations are float32
+            source = source.astype(np.float32)
         ids = np.array([f"im{i:05d}" for i in range(n_stimuli)])
         objects = np.array([f"obj{i % 8}" for i in range(n_stimuli)])
         # stored orders differ between source and target (and neither is sorted): alignment is exercised
@@ -137,7 +159,9 @@ def _assembly(cls, values, ids, extra=None, prefix="n"):
 
 def build_inputs(side: str, group: str, kind: str, directory: Path):
     cls = _neuroid_assembly_class(side)
-    if group in ("synth", "mh"):
+    cast = group == "w32c"  # the float32 source cast to float64
+    group = "w32" if cast else group
+    if group in ("synth", "mh", "w32", "px", "px4k"):
         ids, objects = _load(directory, f"{group}_ids"), _load(directory, f"{group}_objects")
         trials = _load(directory, f"{group}_trials")
         if kind == "ceiling":
@@ -147,6 +171,7 @@ def build_inputs(side: str, group: str, kind: str, directory: Path):
                 "object_name": np.tile(objects, n_reps),
                 "repetition": np.repeat(np.arange(n_reps), n_stimuli)}),)
         source = _load(directory, f"{group}_source")
+        source = source.astype(np.float64) if cast else source
         s_order, t_order = _load(directory, f"{group}_source_order"), _load(directory, f"{group}_target_order")
         target = trials.mean(axis=2)
         return (_assembly(cls, source[s_order], ids[s_order], {"object_name": objects[s_order]}, "f"),
@@ -248,10 +273,11 @@ def main() -> None:
     parser.add_argument("--side", choices=["ours", "reference"])
     parser.add_argument("--cases", nargs="*", default=[])
     parser.add_argument("--big", action="store_true")
+    parser.add_argument("--wide", action="store_true", help="also the float32 inputs of the w32/px cases")
     parser.add_argument("--repeat", type=int, default=1, help="calls per case; the fastest is reported")
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.dir, args.big)
+        prepare(args.dir, args.big, args.wide)
     elif args.command == "run":
         run(args.side, args.cases, args.dir, args.repeat)
     else:

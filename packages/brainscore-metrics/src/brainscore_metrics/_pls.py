@@ -30,8 +30,11 @@ class PLSConvergenceWarning(UserWarning):
     """The power iteration of a PLS component reached ``max_iter``."""
 
 
-def _first_x_weights(xp, C, A, start: int, max_iter: int, tol: float):
-    """Power iteration of one component; returns (x_weights of shape (n_features,), n_iter)."""
+def _power_iteration(xp, A, start: int, max_iter: int, tol: float):
+    """scikit-learn's power iteration of one component on ``A_k`` (n_targets x n_targets).
+
+    Returns (z of shape (n_targets,), n_iter): the x_weights are ``normalise(C_k z)``.
+    """
     n_targets = A.shape[0]
     z = xp.zeros((n_targets,), dtype=xp.float64, like=A)
     z[start] = 1.0
@@ -49,12 +52,18 @@ def _first_x_weights(xp, C, A, start: int, max_iter: int, tol: float):
                     break
             if iteration == max_iter - 1:
                 warnings.warn(f"PLS power iteration reached max_iter={max_iter}", PLSConvergenceWarning,
-                              stacklevel=3)
+                              stacklevel=4)
                 break
             previous = (z, norm2)
             z = A @ z
             z = z / xp.sqrt(xp.sum(z * z))
             norm2 = xp.item(z @ (A @ z))
+    return z, n_iter
+
+
+def _first_x_weights(xp, C, A, start: int, max_iter: int, tol: float):
+    """Power iteration of one component; returns (x_weights of shape (n_features,), n_iter)."""
+    z, n_iter = _power_iteration(xp, A, start, max_iter, tol)
     x_weights = C @ z
     x_weights = x_weights / (xp.sqrt(xp.sum(x_weights * x_weights)) + _EPS)
     return x_weights, n_iter

@@ -219,47 +219,42 @@ def pair_indices(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     return _row_starts(n)[rows] + columns - rows - 1
 
 
-def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
+def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None = None, *,
+                                  precision: str = "mixed") -> np.ndarray:
     """Strict upper triangle of the RDM (1 - Pearson r between rows), rows taken in ``order``.
 
-    Never forms the n x n matrix: rows (centred per stimulus, float64) are multiplied in blocks of
-    neuroids and of stimuli and accumulated straight into the triangle, then scaled by the row norms.
-    Extra memory: the triangle plus one block of each (about 16 MiB each).
+    The Gram matrix of the row-centred patterns is formed once (:func:`brainscore_metrics._gram.
+    stimulus_gram`: feature blocks, float64 sums, no centred or float64 copy of ``values``); each
+    triangle row is then gathered in sorted order and scaled by the row norms. Extra memory: the n x n
+    Gram matrix plus the triangle.
 
     Parameters
     ----------
     values : ndarray of shape (n_stimuli, n_neuroids)
     order : ndarray of shape (n_stimuli,) or None, default=None
         Row order of the result (e.g. the permutation that sorts stimulus ids); None keeps the order.
+    precision : {'mixed', 'float64'}, default='mixed'
+        Block products of a float32 source in float32 ('mixed') or float64; see :mod:`brainscore_metrics._gram`.
 
     Returns
     -------
     ndarray of shape (n_stimuli * (n_stimuli - 1) / 2,)
         Row-major (``scipy.spatial.distance.squareform`` order); NaN for pairs with a constant row.
     """
-    n, p = values.shape
+    from brainscore_metrics._gram import stimulus_gram
+    from brainscore_metrics.backend import get_backend
+
+    n = values.shape[0]
     order = np.arange(n) if order is None else np.asarray(order)
-    means = values.mean(axis=1, dtype=np.float64)[order]
+    gram = stimulus_gram(get_backend("numpy"), values, center="rows", precision=precision)
+    norms = np.sqrt(np.diagonal(gram))[order]
     starts = _row_starts(n)
-    triangle = np.zeros(n * (n - 1) // 2)
-    squares = np.zeros(n)
-    block = max(1, int(np.sqrt(_BLOCK_BYTES / 4 / 8)))
-    blocks = [(start, min(start + block, n)) for start in range(0, n, block)]
-    features = max(1, _BLOCK_BYTES // 4 // (8 * n))
-    for feature in range(0, p, features):
-        centered = np.asarray(values[order, feature:feature + features], dtype=np.float64)
-        centered -= means[:, None]
-        squares += np.einsum("ij,ij->i", centered, centered)
-        for index, (row0, row1) in enumerate(blocks):
-            for column0, column1 in blocks[index:]:
-                product = centered[row0:row1] @ centered[column0:column1].T
-                for row in range(row0, min(row1, column1 - 1)):
-                    first = max(column0, row + 1)
-                    offset = starts[row] + first - row - 1
-                    triangle[offset:offset + column1 - first] += product[row - row0, first - column0:]
-    norms = np.sqrt(squares)
+    triangle = np.empty(n * (n - 1) // 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         for row in range(n - 1):
-            triangle[starts[row]:starts[row] + n - 1 - row] /= norms[row] * norms[row + 1:]
+            segment = triangle[starts[row]:starts[row] + n - 1 - row]
+            np.take(gram[order[row]], order[row + 1:], out=segment)
+            segment /= norms[row] * norms[row + 1:]
+    del gram
     np.subtract(1.0, triangle, out=triangle)
     return triangle

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_metrics._rdm_kernels import centered_gram as _numpy_centered_gram
+from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
 
 __all__ = [
     "ALPHA_LIST",
     "centered_gram",
+    "IllConditionedKernelError",
     "covers_complement",
     "linear_fit",
     "ridge_fit",
@@ -35,26 +36,19 @@ ALPHA_LIST = tuple(float(a) for a in [
 ])
 
 
-def centered_gram(xp, X, block: int = 2048):
-    """Gram matrix of the column-centred source, accumulated over feature blocks.
+def centered_gram(xp, X, precision: str = "float64"):
+    """Gram matrix of the column-centred source (:func:`brainscore_metrics._gram.stimulus_gram`).
 
     Parameters
     ----------
-    X : array of shape (n_presentations, n_features)
+    X : array of shape (n_presentations, n_features), float32 or float64
+    precision : {'mixed', 'float64'}, default='float64'
 
     Returns
     -------
     array of shape (n_presentations, n_presentations), float64, symmetric
     """
-    if xp.name == "numpy":  # BLAS syrk into one preallocated (Fortran) matrix; symmetric, so .T is C-ordered
-        return _numpy_centered_gram(np.asarray(X), center="columns").T
-    n_rows, n_features = X.shape
-    gram = xp.zeros((n_rows, n_rows), dtype=xp.float64, like=X)
-    for start in range(0, n_features, block):
-        chunk = xp.asarray(X[:, start:start + block], dtype=xp.float64)
-        chunk = chunk - xp.mean(chunk, axis=0)
-        gram = gram + chunk @ chunk.T
-    return gram
+    return stimulus_gram(xp, X, center="columns", precision=precision)
 
 
 def train_centered_kernel(xp, gram, train, rows):
@@ -135,6 +129,15 @@ def covers_complement(n_rows: int, splits) -> bool:
     return True
 
 
+#: least squares through the kernel identity only when the estimated condition number is below this
+#: (singular values of the centred source then stay far above ``rcond`` times the largest; see linear_fit)
+MAX_LEAST_SQUARES_CONDITION = 1e7
+
+
+class IllConditionedKernelError(np.linalg.LinAlgError):
+    """The Gram matrix is too close to singular for least squares through the kernel identity."""
+
+
 def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     """Ridge-with-intercept predictions of each held-out test set, from one factorisation for all splits.
 
@@ -145,11 +148,19 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     ``B = (K + alpha I)^{-1}``, ``v = B 1`` and ``s = 1^T v``, ``M^{-1}`` restricted to the data rows is
     ``B - v v^T / s``; for a held-out set S the block-inverse identity gives the residuals of the model
     fitted without S as ``(M^{-1})_SS^{-1} (M^{-1} [Y; 0])_S``, so a split costs one |S| x |S| solve.
+    ``B`` is never formed: with ``W = L^-1`` (Cholesky factor L), ``B = W'W``, ``B [Y 1] = W'(W [Y 1])``
+    and ``B_SS = W[:, S]' W[:, S]``.
+
+    ``alpha=0`` is least squares with intercept, minimum-norm when features outnumber stimuli (the limit
+    of ridge as alpha -> 0). The last row of M forces ``1'c = 0``, so ``K + c 1 1'`` may replace K there:
+    with ``c`` the mean diagonal it is positive definite whenever the centred source has full row rank
+    n - 1; :class:`IllConditionedKernelError` is raised when its estimated condition number exceeds
+    :data:`MAX_LEAST_SQUARES_CONDITION` (or it is singular), for the caller to fall back to an SVD.
 
     Parameters
     ----------
     gram : array of shape (n_presentations, n_presentations)
-        :func:`centered_gram` of the source; overwritten (it becomes the inverse ``B``).
+        Gram matrix of the (globally) centred source; overwritten.
     Y : array of shape (n_presentations, n_neuroids), float64
     tests : list of int arrays (n_test,)
     alpha : float, default=1.0
@@ -159,20 +170,33 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     list of arrays of shape (n_test, n_neuroids), one per test set, rows in the order of ``tests``.
     """
     n = gram.shape[0]
-    diagonal = xp.arange(n, like=gram)
-    gram[diagonal, diagonal] += alpha
-    inverse = xp.cholesky_inverse(gram, overwrite=True)
-    v = xp.sum(inverse, axis=1)  # B 1 (B is symmetric)
+    if alpha > 0:
+        diagonal = xp.arange(n, like=gram)
+        gram[diagonal, diagonal] += alpha
+    else:
+        gram += xp.item(xp.mean(gram[xp.arange(n, like=gram), xp.arange(n, like=gram)]))
+    try:
+        factor_inverse, rcond = xp.cholesky_factor_inverse(gram, overwrite=True)
+    except np.linalg.LinAlgError as error:
+        raise IllConditionedKernelError(str(error)) from None
+    if alpha <= 0 and not rcond * MAX_LEAST_SQUARES_CONDITION >= 1:
+        raise IllConditionedKernelError(f"kernel condition number ~{1 / max(rcond, 1e-300):.1e}")
+    ones = xp.ones((n, 1), like=gram)
+    solved = factor_inverse.T @ (factor_inverse @ xp.concatenate([Y, ones], axis=1))  # B [Y 1]
+    v = solved[:, -1]
     s = xp.sum(v)
-    heldout_rhs = inverse @ Y - xp.outer(v, (v @ Y) / s)
+    heldout_rhs = solved[:, :-1] - xp.outer(v, (v @ Y) / s)
+    rows_of_inverse = factor_inverse.T  # row j holds column j of W (contiguous for LAPACK's Fortran W)
     predictions = []
-    for test in tests:
-        rows = xp.index(test, gram)
-        v_test = xp.take(v, rows, 0)
-        block = xp.take(xp.take(inverse, rows, 0), rows, 1) - xp.outer(v_test, v_test / s)
-        # (M^-1)_SS is the inverse of a Schur complement that is >= alpha I: positive definite
-        residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
-        predictions.append(xp.take(Y, rows, 0) - residuals)
+    with lapack_single_thread(xp):  # |S| x |S| factorisations: threads only contend
+        for test in tests:
+            rows = xp.index(test, gram)
+            lead = xp.take(rows_of_inverse, rows, 0)[:, int(np.min(test)):]  # W is lower triangular
+            v_test = xp.take(v, rows, 0)
+            block = lead @ lead.T - xp.outer(v_test, v_test / s)
+            # (M^-1)_SS is the inverse of a Schur complement of a positive definite system
+            residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
+            predictions.append(xp.take(Y, rows, 0) - residuals)
     return predictions
 
 

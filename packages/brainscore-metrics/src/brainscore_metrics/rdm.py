@@ -106,12 +106,14 @@ def _from_stack(stack: RDMStack) -> _Triangles:
                       stack.leading_coords)
 
 
-def _as_triangles(assembly, *, neuroid_dim: str, comparison_coord: str, what: str) -> _Triangles:
+def _as_triangles(assembly, *, neuroid_dim: str, comparison_coord: str, what: str,
+                  precision: str = "mixed") -> _Triangles:
     """Upper triangles from activations (computed without n x n matrices) or from precomputed RDMs."""
     if not is_activation_assembly(assembly, neuroid_dim):
         return _from_stack(unwrap_rdms(assembly, comparison_coord=comparison_coord, what=what))
     matrix = unwrap_activations(assembly, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord, what=what)
-    return _Triangles(correlation_distance_triangle(matrix.values, matrix.order)[None], matrix.stimulus_ids)
+    return _Triangles(correlation_distance_triangle(matrix.values, matrix.order, precision=precision)[None],
+                      matrix.stimulus_ids)
 
 
 def _leading_raw(values: np.ndarray, parts: list[_Triangles], extra_dims: tuple = (), extra_coords=None) -> Score:
@@ -220,6 +222,10 @@ class RDMMetric(Metric):
         (``attrs['ci_low']``, ``attrs['ci_high']``); None computes none.
     random_state : int, default=0
         Seed of the bootstrap.
+    precision : {'mixed', 'float64'}, default='mixed'
+        Pattern correlations of a float32 source from float32 block products summed in float64 ('mixed',
+        about twice as fast) or from float64 products; float64 sources always use float64. See the README
+        for the measured differences.
 
     Returns (from ``__call__(source, target)``)
     -----------------------------------------
@@ -229,17 +235,18 @@ class RDMMetric(Metric):
     """
 
     def __init__(self, *, neuroid_dim: str = "neuroid", comparison_coord: str = "stimulus_id",
-                 bootstrap: int | None = None, random_state: int = 0):
+                 bootstrap: int | None = None, random_state: int = 0, precision: str = "mixed"):
         self.neuroid_dim = neuroid_dim
         self.comparison_coord = comparison_coord
         self.bootstrap = bootstrap
         self.random_state = random_state
+        self.precision = precision
 
     def _triangles(self, source, target) -> tuple[_Triangles, _Triangles]:
         first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                              what="source")
+                              what="source", precision=self.precision)
         second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                               what="target")
+                               what="target", precision=self.precision)
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         return first, second
 
@@ -247,7 +254,7 @@ class RDMMetric(Metric):
         """Triangles and their ranks; without a bootstrap only the ranks are needed afterwards, so each
         triangle is released while it is ranked (bounds peak memory at MajajHong2015 scale)."""
         triangles = _as_triangles(assembly, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                                  what=what)
+                                  what=what, precision=self.precision)
         if self.bootstrap is not None:
             return triangles, triangles.ranks()
         rows = list(triangles.values)
@@ -282,7 +289,7 @@ class RDMCrossValidated(RDMMetric):
     ----------
     crossvalidation_kwargs : dict or None, default=None
         Overrides of :class:`brainscore_metrics.splits.StimulusSplitter` arguments.
-    neuroid_dim, comparison_coord, bootstrap, random_state
+    neuroid_dim, comparison_coord, bootstrap, random_state, precision
         As :class:`RDMMetric`; the bootstrap interval is that of the whole-set similarity.
 
     Returns (from ``__call__``)
@@ -292,18 +299,19 @@ class RDMCrossValidated(RDMMetric):
     """
 
     def __init__(self, *, crossvalidation_kwargs: dict | None = None, neuroid_dim: str = "neuroid",
-                 comparison_coord: str = "stimulus_id", bootstrap: int | None = None, random_state: int = 0):
+                 comparison_coord: str = "stimulus_id", bootstrap: int | None = None, random_state: int = 0,
+                 precision: str = "mixed"):
         super().__init__(neuroid_dim=neuroid_dim, comparison_coord=comparison_coord, bootstrap=bootstrap,
-                         random_state=random_state)
+                         random_state=random_state, precision=precision)
         self.crossvalidation_kwargs = crossvalidation_kwargs
 
     def __call__(self, source, target) -> Score:
         keep_values = self.bootstrap is not None
         first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                              what="source")
+                              what="source", precision=self.precision)
         first.prepare_subsets(keep_values=keep_values)  # before the second triangle exists: bounds memory
         second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                               what="target")
+                               what="target", precision=self.precision)
         second.prepare_subsets(keep_values=keep_values)
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)

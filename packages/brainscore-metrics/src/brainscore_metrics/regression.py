@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_metrics._neuron_to_neuron import best_source_units
+from brainscore_metrics._gram import check_precision, lapack_single_thread
+from brainscore_metrics._neuron_to_neuron import best_source_units, best_source_units_splits
 from brainscore_metrics._pls import pls_fit, pls_fit_splits, pls_predict
+from brainscore_metrics._pls_kernel import pls_kernel_cross_predict
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    IllConditionedKernelError,
     centered_gram,
     covers_complement,
     linear_fit,
@@ -56,8 +59,10 @@ class _ArrayRegression:
 
     @staticmethod
     def _as_source(xp, X):
-        """The source as is when it is a float32/float64 numpy array, else as float64 on the backend."""
+        """The source as is when it is a float32/float64 array of the backend, else as float64 on it."""
         if xp.name == "numpy" and getattr(X, "dtype", None) in (np.float32, np.float64):
+            return X
+        if xp.name != "numpy" and type(X).__module__.startswith("torch") and X.dtype in (xp.float32, xp.float64):
             return X
         return xp.asarray(X, dtype=xp.float64)
 
@@ -94,7 +99,7 @@ class _ArrayRegression:
         ``split_info_`` (e.g. the chosen alpha).
         """
         xp = self._xp(X, Y)
-        X, Y = self._as(xp, X), self._as(xp, Y)
+        X, Y = self._as_source(xp, X), self._as(xp, Y)
         shared = self._shared(xp, X)
         from brainscore_core.progress import progress
 
@@ -125,17 +130,24 @@ class PLSRegression(_ArrayRegression):
         component). None: groups of equal size whose state (per split a features x neuroids
         cross-covariance, the centred training targets and the components, float64) takes at most 60% of
         the inputs' size, so that peak memory stays within twice the inputs; at MajajHong2015 scale
-        (10 splits) 2 groups of 5 with a float64 source, 4 groups of 2-3 with a float32 one.
+        (10 splits) 2 groups of 5 with a float64 source, 4 groups of 2-3 with a float32 one. Used when
+        the source has no more features than training stimuli; wider sources run in stimulus space
+        (:mod:`brainscore_metrics._pls_kernel`), all splits together.
+    precision : {'float64', 'mixed'}, default='float64'
+        Products of a float32 source for the stimulus Gram matrix of the kernel path: float64 (the
+        reference's PLS runs in float64) or float32 blocks summed in float64.
     backend : str or None, default=None
     """
 
     def __init__(self, n_components: int = 25, *, max_iter: int = 500, tol: float = 1e-6,
-                 allow_fewer_features: bool = False, lockstep_splits: int | None = None, backend=None):
+                 allow_fewer_features: bool = False, lockstep_splits: int | None = None,
+                 precision: str = "float64", backend=None):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
         self.allow_fewer_features = allow_fewer_features
         self.lockstep_splits = lockstep_splits
+        self.precision = precision
         self.backend = backend
 
     def _lockstep_groups(self, X, Y, splits, n_components: int) -> list[list[int]]:
@@ -182,6 +194,9 @@ class PLSRegression(_ArrayRegression):
         X, Y = self._as_source(xp, X), self._as(xp, Y)
         splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
         n_components = self._components(X.shape[1], min(len(train) for train, _ in splits))
+        self.xp_ = xp
+        if X.shape[1] > max(len(train) for train, _ in splits):
+            return self._kernel_cross_predict(xp, X, Y, splits, n_components)
         from brainscore_core.progress import progress
 
         predictions = []
@@ -192,6 +207,32 @@ class PLSRegression(_ArrayRegression):
             predictions += [pls_predict(xp, state, X, splits[s][1]) for state, s in zip(fitted, group, strict=True)]
         self.split_info_ = [{} for _ in splits]
         self.xp_ = xp
+        return predictions
+
+    def _kernel_cross_predict(self, xp, X, Y, splits, n_components: int):
+        """Wide source: the Gram matrix once, then all splits in stimulus space; splits advance together
+        in groups whose state (per split one stimuli x neuroids matrix and three stimuli x components
+        ones, float64) takes what the Gram matrix leaves of the inputs' size (at least half of it)."""
+        gram = centered_gram(xp, X, check_precision(self.precision))
+        n, q = Y.shape
+        per_split = 8 * n * (q + 3 * n_components)
+        inputs = int(np.prod(X.shape)) * X.dtype.itemsize + 8 * n * q
+        room = max(inputs - 8 * n * n, inputs // 2)
+        size = len(splits) if self.lockstep_splits is None else max(1, int(self.lockstep_splits))
+        size = max(1, min(size, room // per_split)) if self.lockstep_splits is None else size
+        from brainscore_core.progress import progress
+
+        predictions, n_iter = [], []
+        with lapack_single_thread(xp):  # matrix-vector work: BLAS threads only contend
+            for start in progress(range(0, len(splits), size), desc="PLS fit (stimulus space, splits in lockstep)",
+                                  unit="group", leave=False):
+                group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],
+                                                             n_components=n_components, max_iter=self.max_iter,
+                                                             tol=self.tol)
+                predictions += group
+                n_iter += iterations
+        self.split_info_ = [{} for _ in splits]
+        self.n_iter_ = n_iter
         return predictions
 
     def _predict(self, xp, state, X, rows, same_source):
@@ -210,8 +251,24 @@ class _LinearFamily(_ArrayRegression):
         self._fit_source_ = self._as(self.xp_, X)
         return self
 
+    precision = "mixed"
+
     def _shared(self, xp, X):
-        return centered_gram(xp, X)
+        return centered_gram(xp, X, check_precision(self.precision))
+
+    def _heldout_predictions(self, X, Y, splits, alpha: float):
+        """All splits from one factorisation of the Gram matrix, or None when the identity does not apply
+        (training rows not the complement of the test rows, or no more features than training stimuli)."""
+        n_train = max((len(train) for train, _ in splits), default=0)
+        if X.shape[1] <= n_train or not covers_complement(X.shape[0], splits):
+            return None
+        xp = self._xp(X, Y)
+        X = self._as_source(xp, X)
+        predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, check_precision(self.precision)),
+                                                self._as(xp, Y), [test for _, test in splits], alpha=alpha)
+        self.split_info_ = [{} for _ in splits]
+        self.xp_ = xp
+        return predictions
 
 
 class RidgeRegression(_LinearFamily):
@@ -220,14 +277,18 @@ class RidgeRegression(_LinearFamily):
     Parameters
     ----------
     alpha : float, default=1.0
+    precision : {'mixed', 'float64'}, default='mixed'
+        Products of a float32 source for the stimulus Gram matrix: float32 blocks summed in float64
+        ('mixed'; the reference fits float32 sources in float32 throughout) or float64.
     backend : str or None, default=None
     """
 
     #: whether cross_predict may use the one-factorisation held-out identity (fixed alpha only)
     _heldout_shortcut = True
 
-    def __init__(self, alpha: float = 1.0, *, backend=None):
+    def __init__(self, alpha: float = 1.0, *, precision: str = "mixed", backend=None):
         self.alpha = alpha
+        self.precision = precision
         self.backend = backend
 
     def _fit(self, xp, X, Y, train, shared):
@@ -235,7 +296,7 @@ class RidgeRegression(_LinearFamily):
         return ridge_fit(xp, X, Y, train, alpha=self.alpha, gram=gram)
 
     def _shared(self, xp, X):
-        return centered_gram(xp, X) if X.shape[1] > X.shape[0] else None
+        return centered_gram(xp, X, check_precision(self.precision)) if X.shape[1] > X.shape[0] else None
 
     def cross_predict(self, X, Y, splits):
         """As :meth:`_ArrayRegression.cross_predict`. With more features than training stimuli and splits
@@ -244,15 +305,8 @@ class RidgeRegression(_LinearFamily):
         the source's Gram matrix (:func:`~brainscore_metrics._ridge.ridge_heldout_predictions`); the
         source is read once, in float64 blocks, never copied whole."""
         splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
-        n_train = max((len(train) for train, _ in splits), default=0)
-        if not self._heldout_shortcut or X.shape[1] <= n_train or not covers_complement(X.shape[0], splits):
-            return super().cross_predict(X, Y, splits)
-        xp = self._xp(X, Y)
-        predictions = ridge_heldout_predictions(xp, centered_gram(xp, X), self._as(xp, Y),
-                                                [test for _, test in splits], alpha=self.alpha)
-        self.split_info_ = [{} for _ in splits]
-        self.xp_ = xp
-        return predictions
+        predictions = self._heldout_predictions(X, Y, splits, self.alpha) if self._heldout_shortcut else None
+        return super().cross_predict(X, Y, splits) if predictions is None else predictions
 
 
 class RidgeCVRegression(RidgeRegression):
@@ -262,6 +316,8 @@ class RidgeCVRegression(RidgeRegression):
     Parameters
     ----------
     alphas : sequence of float, default=ALPHA_LIST (99 values, reference grid)
+    precision : {'mixed', 'float64'}, default='mixed'
+        As :class:`RidgeRegression`.
     backend : str or None, default=None
 
     Attributes
@@ -273,8 +329,9 @@ class RidgeCVRegression(RidgeRegression):
     _info_keys = ("alpha",)
     _heldout_shortcut = False  # the alpha is chosen per split
 
-    def __init__(self, alphas=ALPHA_LIST, *, backend=None):
+    def __init__(self, alphas=ALPHA_LIST, *, precision: str = "mixed", backend=None):
         self.alphas = alphas
+        self.precision = precision
         self.backend = backend
 
     def _fit(self, xp, X, Y, train, shared):
@@ -291,12 +348,30 @@ class LinearRegression(_LinearFamily):
     ----------
     rcond : float, default=1e-6
         Singular values below ``rcond`` times the largest are treated as zero (scikit-learn's ``tol``).
+    precision : {'float64', 'mixed'}, default='float64'
+        Products of a float32 source for the stimulus Gram matrix. Least squares through the Gram
+        matrix squares the source's condition number, so float32 products ('mixed') can lose more than
+        the reference's own float32 fit; float64 is the default.
     backend : str or None, default=None
     """
 
-    def __init__(self, rcond: float = 1e-6, *, backend=None):
+    def __init__(self, rcond: float = 1e-6, *, precision: str = "float64", backend=None):
         self.rcond = rcond
+        self.precision = precision
         self.backend = backend
+
+    def cross_predict(self, X, Y, splits):
+        """With more features than training stimuli and complementary splits, minimum-norm least squares
+        for all splits from one Cholesky factorisation of the Gram matrix (ridge's held-out identity at
+        alpha = 0, :func:`~brainscore_metrics._ridge.ridge_heldout_predictions`), when the Gram matrix is
+        well conditioned (no singular value of the centred source near ``rcond`` times the largest);
+        otherwise an SVD per split."""
+        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
+        try:
+            predictions = self._heldout_predictions(X, Y, splits, 0.0)
+        except IllConditionedKernelError:
+            predictions = None
+        return super().cross_predict(X, Y, splits) if predictions is None else predictions
 
     def _fit(self, xp, X, Y, train, shared):
         return linear_fit(xp, X, Y, train, rcond=self.rcond)
@@ -327,6 +402,18 @@ class NeuronToNeuron(_ArrayRegression):
         best = best_source_units(xp, X, Y, train)
         self.best_units_ = best
         return {"best_units": best}
+
+    def cross_predict(self, X, Y, splits):
+        """All splits from one pass over the source (:func:`~brainscore_metrics._neuron_to_neuron.
+        best_source_units_splits`: held-out rows are subtracted from sums over all stimuli)."""
+        xp = self._xp(X, Y)
+        X, Y = self._as_source(xp, X), self._as(xp, Y)
+        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
+        best = best_source_units_splits(xp, X, Y, [train for train, _ in splits])
+        self.split_info_ = [{"best_units": units} for units in best]
+        self.xp_ = xp
+        return [self._predict(xp, info, X, test, True) for info, (_, test) in zip(self.split_info_, splits,
+                                                                                  strict=True)]
 
     def _predict(self, xp, state, X, rows, same_source):
         best = state["best_units"]

@@ -174,6 +174,19 @@ def cholesky_inverse(a, overwrite: bool = False):
     return torch.cholesky_inverse(torch.linalg.cholesky(a))
 
 
+def cholesky_factor_inverse(a, overwrite: bool = False):
+    """``W = L^-1`` of the lower Cholesky factor of ``a`` and a (pessimistic) reciprocal 1-norm condition
+    number, ``1 / (|a|_1 |W'|_1 |W|_1)``; see the numpy backend."""
+    factor, info = torch.linalg.cholesky_ex(a)
+    if int(info) != 0:
+        raise np.linalg.LinAlgError(f"matrix is not positive definite (cholesky info={int(info)})")
+    eye = torch.eye(a.shape[0], dtype=a.dtype, device=a.device)
+    inverse = torch.linalg.solve_triangular(factor, eye, upper=False)
+    norm1 = torch.linalg.matrix_norm(a, ord=1)
+    inverse_norm = torch.linalg.matrix_norm(inverse, ord=1) * torch.linalg.matrix_norm(inverse.T, ord=1)
+    return inverse, float(1.0 / (norm1 * inverse_norm))
+
+
 def item(x) -> float:
     return float(x.item()) if isinstance(x, torch.Tensor) else float(x)
 
