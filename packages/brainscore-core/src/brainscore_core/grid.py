@@ -76,7 +76,12 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
                            benchmark_version=version, model_digest=digest)
         if found is not None:
             return _result(model_identifier, benchmark_identifier, "skipped", found, elapsed=0.0)
-    estimate = estimate_pair(model, benchmark)
+    try:
+        estimate = estimate_pair(model, benchmark)  # may load the benchmark's data: a failure is the pair's
+    except Exception as error:
+        row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
+                          benchmark_version=version, elapsed_s=time.perf_counter() - start, model_digest=digest)
+        return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
     budget = budget_bytes if budget_bytes is not None else memory_budget()
     if estimate is not None and budget is not None and estimate.peak_bytes > budget:
         refusal = MemoryBudgetError(f"{estimate.describe()} exceeds the memory budget of {format_bytes(budget)}; "
