@@ -11,7 +11,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from enum import StrEnum
 
-__all__ = ["BrainModel"]
+__all__ = ["DEFAULT_TIME_BINS", "BrainModel"]
+
+DEFAULT_TIME_BINS = [(70, 170)]
+"""The recording window (ms after stimulus onset) benchmarks and models use when none is given."""
 
 
 class BrainModel(ABC):

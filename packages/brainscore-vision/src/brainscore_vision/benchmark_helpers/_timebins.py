@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from brainscore_vision.model_interface import DEFAULT_TIME_BINS  # defined once, in the interface
+
 __all__ = ["BenchmarkDataError", "region_of", "squeeze_time_bin", "timebins_of"]
 
-DEFAULT_TIME_BINS = [(70, 170)]
 
 
 class BenchmarkDataError(ValueError):

@@ -7,13 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from brainscore_vision.model_interface import BrainModel
+from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
 from model_tools.brain_transformation.layer_selection import LayerSelection
 from model_tools.errors import UnmappedRegionError, UnsupportedTaskError
 
-DEFAULT_TIME_BINS = [(70, 170)]
 REGIONS = ("V1", "V2", "V4", "IT")
 
 
