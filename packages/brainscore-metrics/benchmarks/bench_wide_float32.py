@@ -14,7 +14,8 @@ of ``--repeat`` calls each, since the machine is shared):
   ``PLSRegression(25, scale=False)`` per split. The slow baselines (linear, neuron_to_neuron, pls at
   3,200 x 10,000) run ``--baseline-splits`` splits (default 1) and are multiplied to 10; this is printed.
 
-Run: ``python benchmarks/bench_wide_float32.py [--stimuli 3200 --features 10000 --repeat 2 --pixels]``.
+Run: ``python benchmarks/bench_wide_float32.py [--stimuli 3200 --features 10000 --repeat 2 --pixels]
+[--backend torch|torch_cuda]`` (``--backend``: where cka and rdm form their Gram matrix).
 """
 
 from __future__ import annotations
@@ -122,9 +123,11 @@ def run_case(label, X, Y, objects, source, target, names, args):
     print(f"{'metric':<22}{'ours s':>8}{'baseline s':>12}{'ratio':>8}{'floor/ours':>11}  values (ours, baseline)")
     for name in names:
         if name == "cka":
-            ours_fn, base_fn, base_splits = (lambda: CKAMetric()(source, target)), (lambda: baseline_cka(X, Y)), None
+            ours_fn = lambda: CKAMetric(backend=args.backend)(source, target)  # noqa: E731
+            base_fn, base_splits = (lambda: baseline_cka(X, Y)), None
         elif name == "rdm":
-            ours_fn, base_fn, base_splits = (lambda: RDMMetric()(source, target)), (lambda: baseline_rdm(X, Y)), None
+            ours_fn = lambda: RDMMetric(backend=args.backend)(source, target)  # noqa: E731
+            base_fn, base_splits = (lambda: baseline_rdm(X, Y)), None
         else:
             base_splits = 10 if name == "ridge" or (name == "pls" and X.shape[0] <= 640) else args.baseline_splits
             ours_fn = lambda name=name: CrossRegressedCorrelation(REGRESSION.get(name, name))(source, target)  # noqa: E731
@@ -157,6 +160,8 @@ def main():
     parser.add_argument("--features", type=int, default=10000)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--baseline-splits", type=int, default=1)
+    parser.add_argument("--backend", default="numpy", choices=["numpy", "torch", "torch_cuda"],
+                        help="where cka and rdm form the stimulus Gram matrix (the n x n x p product)")
     parser.add_argument("--pixels", action="store_true", help="also the 640 x 37,632 float32 case (pls, linear)")
     parser.add_argument("--only", nargs="*", default=["cka", "rdm", "ridge", "linear_predictivity",
                                                        "neuron_to_neuron", "pls"])

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["PRECISIONS", "check_precision", "lapack_single_thread", "stimulus_gram"]
+__all__ = ["PRECISIONS", "check_precision", "lapack_single_thread", "stimulus_gram", "stimulus_gram_as_numpy"]
 
 #: accepted ``precision`` values
 PRECISIONS = ("mixed", "float64")
@@ -93,10 +93,46 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
     if xp.name == "numpy":
         return _numpy_gram(X, means, block, float32)
     gram = xp.zeros((n, n), dtype=xp.float64, like=X)
+    if float32 and means is not None:  # as in _numpy_gram: centring in float32 with the means as hi + lo
+        high = xp.asarray(means, dtype=xp.float32)
+        low = xp.asarray(means - xp.asarray(high, dtype=xp.float64), dtype=xp.float32)
     for start in range(0, p, block):
-        chunk = centered_block(xp, X, start, start + block, means, float32=float32)
+        stop = start + block
+        if float32 and means is not None:
+            columns = slice(start, stop) if means.shape[0] == 1 else slice(None)
+            chunk = xp.asarray(X[:, start:stop], dtype=xp.float32) - high[:, columns]
+            chunk -= low[:, columns]
+        else:
+            chunk = centered_block(xp, X, start, stop, means, float32=float32)
         gram += xp.asarray(chunk @ chunk.T, dtype=xp.float64)
     return gram
+
+
+def stimulus_gram_as_numpy(X, *, center: str = "columns", precision: str = "mixed", backend=None) -> np.ndarray:
+    """:func:`stimulus_gram` formed on ``backend`` and returned as a numpy array.
+
+    The n x n x p product is the whole cost of CKA and of an RDM on wide sources; everything after it
+    works on the n x n result. ``backend='torch'`` forms it with torch's CPU kernels, ``'torch_cuda'`` on
+    the GPU (the source is moved there once, as float32 when it is float32).
+
+    Parameters
+    ----------
+    X : array of shape (n_stimuli, n_features), float32 or float64 (numpy array or torch tensor)
+    center, precision
+        As :func:`stimulus_gram`.
+    backend : {'numpy', 'torch', 'torch_cuda'}, backend module or None, default=None
+        None: numpy for numpy input, torch for a torch tensor (on its device).
+
+    Returns
+    -------
+    ndarray of shape (n_stimuli, n_stimuli), float64.
+    """
+    from brainscore_metrics.backend import resolve_backend
+
+    xp = resolve_backend(backend if backend is not None else "numpy" if isinstance(X, np.ndarray) else None, X)
+    if xp.name == "numpy":
+        return stimulus_gram(xp, np.asarray(X), center=center, precision=precision)
+    return xp.to_numpy(stimulus_gram(xp, xp.asarray(X), center=center, precision=precision))
 
 
 def _numpy_gram(X, means, block: int, float32: bool) -> np.ndarray:

@@ -220,7 +220,7 @@ def pair_indices(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
 
 
 def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None = None, *,
-                                  precision: str = "mixed") -> np.ndarray:
+                                  precision: str = "mixed", backend=None) -> np.ndarray:
     """Strict upper triangle of the RDM (1 - Pearson r between rows), rows taken in ``order``.
 
     The Gram matrix of the row-centred patterns is formed once (:func:`brainscore_metrics._gram.
@@ -235,18 +235,19 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
         Row order of the result (e.g. the permutation that sorts stimulus ids); None keeps the order.
     precision : {'mixed', 'float64'}, default='mixed'
         Block products of a float32 source in float32 ('mixed') or float64; see :mod:`brainscore_metrics._gram`.
+    backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
+        Where the Gram matrix is formed (:func:`brainscore_metrics._gram.stimulus_gram_as_numpy`).
 
     Returns
     -------
     ndarray of shape (n_stimuli * (n_stimuli - 1) / 2,)
         Row-major (``scipy.spatial.distance.squareform`` order); NaN for pairs with a constant row.
     """
-    from brainscore_metrics._gram import stimulus_gram
-    from brainscore_metrics.backend import get_backend
+    from brainscore_metrics._gram import stimulus_gram_as_numpy
 
     n = values.shape[0]
     order = np.arange(n) if order is None else np.asarray(order)
-    gram = stimulus_gram(get_backend("numpy"), values, center="rows", precision=precision)
+    gram = stimulus_gram_as_numpy(values, center="rows", precision=precision, backend=backend)
     norms = np.sqrt(np.diagonal(gram))[order]
     starts = _row_starts(n)
     triangle = np.empty(n * (n - 1) // 2)

@@ -31,9 +31,8 @@ from brainscore_metrics._alignment_representational import (
     split_frame,
     unwrap_activations,
 )
-from brainscore_metrics._gram import check_precision, stimulus_gram
+from brainscore_metrics._gram import check_precision, stimulus_gram_as_numpy
 from brainscore_metrics._rdm_kernels import centered_gram
-from brainscore_metrics.backend import get_backend
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
 from brainscore_metrics.splits import aggregate_splits
 
@@ -47,11 +46,11 @@ EPSILON = 1e-12
 _BLOCK_BYTES = 64 * 2 ** 20
 
 
-def _gram(values: np.ndarray, precision: str) -> np.ndarray:
-    return stimulus_gram(get_backend("numpy"), values, center="columns", precision=precision)
+def _gram(values: np.ndarray, precision: str, backend=None) -> np.ndarray:
+    return stimulus_gram_as_numpy(values, center="columns", precision=precision, backend=backend)
 
 
-def _column_stats(values: np.ndarray, precision: str = "mixed") -> tuple[float, np.ndarray]:
+def _column_stats(values: np.ndarray, precision: str = "mixed", backend=None) -> tuple[float, np.ndarray]:
     """``||Kc||_F^2`` and ``diag(Kc)`` of the linear Gram matrix of column-centred ``values``.
 
     ``||Kc||_F = ||Xc' Xc||_F``: formed through whichever of the two products is smaller, in blocks,
@@ -59,7 +58,7 @@ def _column_stats(values: np.ndarray, precision: str = "mixed") -> tuple[float, 
     """
     n, p = values.shape
     if n <= p:
-        gram = _gram(values, precision)
+        gram = _gram(values, precision, backend)
         return float(np.vdot(gram, gram)), np.diagonal(gram).copy()
     upper = centered_gram(values.T, center="rows", symmetric=False).T  # rows of X' = columns of X
     covariance_frobenius = 2 * float(np.vdot(upper, upper)) - float(np.diagonal(upper) @ np.diagonal(upper))
@@ -87,7 +86,8 @@ def _cross_frobenius(values1: np.ndarray, values2: np.ndarray) -> float:
     return total
 
 
-def linear_cka(source: np.ndarray, target: np.ndarray, *, unbiased: bool = True, precision: str = "mixed") -> float:
+def linear_cka(source: np.ndarray, target: np.ndarray, *, unbiased: bool = True, precision: str = "mixed",
+               backend=None) -> float:
     """Linear CKA between two row-aligned feature matrices.
 
     When the larger matrix has at least as many features as stimuli, its stimulus Gram matrix ``G`` is
@@ -102,6 +102,8 @@ def linear_cka(source: np.ndarray, target: np.ndarray, *, unbiased: bool = True,
         U-statistic HSIC (Song et al. 2012) instead of the plug-in (biased) estimator.
     precision : {'mixed', 'float64'}, default='mixed'
         Block products of a float32 source in float32, summed in float64 ('mixed'), or in float64.
+    backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
+        Where the stimulus Gram matrix of a wide source is formed (the n x n x p product); numpy when None.
 
     Returns
     -------
@@ -111,16 +113,16 @@ def linear_cka(source: np.ndarray, target: np.ndarray, *, unbiased: bool = True,
     n = source.shape[0]
     big, small = (source, target) if source.size >= target.size else (target, source)
     if n <= big.shape[1] and small.shape[1] < n:
-        gram = _gram(big, precision)
+        gram = _gram(big, precision, backend)
         xx, dx = float(np.vdot(gram, gram)), np.diagonal(gram).copy()
         centred = np.asarray(small, dtype=np.float64) - small.mean(axis=0, dtype=np.float64)
         xy = float(np.vdot(gram @ centred, centred))
         del gram
-        yy, dy = _column_stats(small, precision)
+        yy, dy = _column_stats(small, precision, backend)
     else:
         xy = _cross_frobenius(source, target)
-        xx, dx = _column_stats(source, precision)
-        yy, dy = _column_stats(target, precision)
+        xx, dx = _column_stats(source, precision, backend)
+        yy, dy = _column_stats(target, precision, backend)
     if not unbiased:
         denominator = np.sqrt(xx * yy)
         return float(xy / denominator) if denominator > 0 else float("nan")
@@ -213,6 +215,9 @@ class CKAMetric(Metric):
     precision : {'mixed', 'float64'}, default='mixed'
         Gram matrices of a float32 source from float32 block products summed in float64 ('mixed', about
         twice as fast; the reference forms them in float32 throughout) or from float64 products.
+    backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
+        Where stimulus Gram matrices (the n x n x p products) are formed; numpy when None. The rest of
+        the work is on n x n matrices, in numpy.
 
     Returns (from ``__call__(source, target)``)
     -----------------------------------------
@@ -227,13 +232,14 @@ class CKAMetric(Metric):
     """
 
     def __init__(self, *, unbiased: bool = True, neuroid_dim: str = "neuroid", comparison_coord: str = "stimulus_id",
-                 bootstrap: int | None = None, random_state: int = 0, precision: str = "mixed"):
+                 bootstrap: int | None = None, random_state: int = 0, precision: str = "mixed", backend=None):
         self.unbiased = unbiased
         self.neuroid_dim = neuroid_dim
         self.comparison_coord = comparison_coord
         self.bootstrap = bootstrap
         self.random_state = random_state
         self.precision = precision
+        self.backend = backend
 
     def _aligned(self, source, target) -> tuple[np.ndarray, np.ndarray, ActivationMatrix]:
         """Source and target matrices with matching rows: the larger keeps its stored row order and the
@@ -273,8 +279,8 @@ class CKAMetric(Metric):
         if self.bootstrap is None:
             return
         centre = _u_center if self.unbiased else _double_center
-        gram1 = centre(_gram(source, self.precision))
-        gram2 = centre(_gram(target, self.precision))
+        gram1 = centre(_gram(source, self.precision, self.backend))
+        gram2 = centre(_gram(target, self.precision, self.backend))
         cross, self1, self2 = gram1 * gram2, gram1 * gram1, gram2 * gram2
         del gram1, gram2
         n = source.shape[0]
@@ -294,7 +300,8 @@ class CKAMetric(Metric):
 
     def __call__(self, source, target) -> Score:
         source_values, target_values, _ = self._aligned(source, target)
-        value = linear_cka(source_values, target_values, unbiased=self.unbiased, precision=self.precision)
+        value = linear_cka(source_values, target_values, unbiased=self.unbiased, precision=self.precision,
+                           backend=self.backend)
         score = Score(value)
         score.attrs["raw"] = Score(value)
         score.attrs["error"] = float("nan")
@@ -313,7 +320,7 @@ class CKACrossValidated(CKAMetric):
     unbiased : bool, default=True
     crossvalidation_kwargs : dict or None, default=None
         Overrides of :class:`brainscore_metrics.splits.StimulusSplitter` arguments.
-    neuroid_dim, comparison_coord, bootstrap, random_state, precision
+    neuroid_dim, comparison_coord, bootstrap, random_state, precision, backend
         As :class:`CKAMetric`; the bootstrap interval is that of the whole-set CKA.
 
     Returns (from ``__call__``)
@@ -324,9 +331,9 @@ class CKACrossValidated(CKAMetric):
 
     def __init__(self, *, unbiased: bool = True, crossvalidation_kwargs: dict | None = None,
                  neuroid_dim: str = "neuroid", comparison_coord: str = "stimulus_id", bootstrap: int | None = None,
-                 random_state: int = 0, precision: str = "mixed"):
+                 random_state: int = 0, precision: str = "mixed", backend=None):
         super().__init__(unbiased=unbiased, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord,
-                         bootstrap=bootstrap, random_state=random_state, precision=precision)
+                         bootstrap=bootstrap, random_state=random_state, precision=precision, backend=backend)
         self.crossvalidation_kwargs = crossvalidation_kwargs
 
     def __call__(self, source, target) -> Score:
@@ -334,7 +341,8 @@ class CKACrossValidated(CKAMetric):
         splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
         split_values, pairs = splitter.split_values(split_frame(target, self.comparison_coord, self.neuroid_dim,
                                                                 splitter.stratification_coord))
-        gram1, gram2 = _gram(source_values, self.precision), _gram(target_values, self.precision)
+        gram1 = _gram(source_values, self.precision, self.backend)
+        gram2 = _gram(target_values, self.precision, self.backend)
         per_split = []
         for _, test in pairs:
             rows = np.sort(first.order[np.searchsorted(first.stimulus_ids, split_values[test])])

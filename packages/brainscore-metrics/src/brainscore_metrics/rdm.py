@@ -107,12 +107,13 @@ def _from_stack(stack: RDMStack) -> _Triangles:
 
 
 def _as_triangles(assembly, *, neuroid_dim: str, comparison_coord: str, what: str,
-                  precision: str = "mixed") -> _Triangles:
+                  precision: str = "mixed", backend=None) -> _Triangles:
     """Upper triangles from activations (computed without n x n matrices) or from precomputed RDMs."""
     if not is_activation_assembly(assembly, neuroid_dim):
         return _from_stack(unwrap_rdms(assembly, comparison_coord=comparison_coord, what=what))
     matrix = unwrap_activations(assembly, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord, what=what)
-    return _Triangles(correlation_distance_triangle(matrix.values, matrix.order, precision=precision)[None],
+    return _Triangles(correlation_distance_triangle(matrix.values, matrix.order, precision=precision,
+                                                    backend=backend)[None],
                       matrix.stimulus_ids)
 
 
@@ -226,6 +227,9 @@ class RDMMetric(Metric):
         Pattern correlations of a float32 source from float32 block products summed in float64 ('mixed',
         about twice as fast) or from float64 products; float64 sources always use float64. See the README
         for the measured differences.
+    backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
+        Where the pattern Gram matrix of activations (the n x n x p product) is formed; numpy when None.
+        Ranking and correlating the triangles stay in numpy.
 
     Returns (from ``__call__(source, target)``)
     -----------------------------------------
@@ -235,18 +239,19 @@ class RDMMetric(Metric):
     """
 
     def __init__(self, *, neuroid_dim: str = "neuroid", comparison_coord: str = "stimulus_id",
-                 bootstrap: int | None = None, random_state: int = 0, precision: str = "mixed"):
+                 bootstrap: int | None = None, random_state: int = 0, precision: str = "mixed", backend=None):
         self.neuroid_dim = neuroid_dim
         self.comparison_coord = comparison_coord
         self.bootstrap = bootstrap
         self.random_state = random_state
         self.precision = precision
+        self.backend = backend
 
     def _triangles(self, source, target) -> tuple[_Triangles, _Triangles]:
         first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                              what="source", precision=self.precision)
+                              what="source", precision=self.precision, backend=self.backend)
         second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                               what="target", precision=self.precision)
+                               what="target", precision=self.precision, backend=self.backend)
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         return first, second
 
@@ -254,7 +259,7 @@ class RDMMetric(Metric):
         """Triangles and their ranks; without a bootstrap only the ranks are needed afterwards, so each
         triangle is released while it is ranked (bounds peak memory at MajajHong2015 scale)."""
         triangles = _as_triangles(assembly, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                                  what=what, precision=self.precision)
+                                  what=what, precision=self.precision, backend=self.backend)
         if self.bootstrap is not None:
             return triangles, triangles.ranks()
         rows = list(triangles.values)
@@ -289,7 +294,7 @@ class RDMCrossValidated(RDMMetric):
     ----------
     crossvalidation_kwargs : dict or None, default=None
         Overrides of :class:`brainscore_metrics.splits.StimulusSplitter` arguments.
-    neuroid_dim, comparison_coord, bootstrap, random_state, precision
+    neuroid_dim, comparison_coord, bootstrap, random_state, precision, backend
         As :class:`RDMMetric`; the bootstrap interval is that of the whole-set similarity.
 
     Returns (from ``__call__``)
@@ -300,18 +305,18 @@ class RDMCrossValidated(RDMMetric):
 
     def __init__(self, *, crossvalidation_kwargs: dict | None = None, neuroid_dim: str = "neuroid",
                  comparison_coord: str = "stimulus_id", bootstrap: int | None = None, random_state: int = 0,
-                 precision: str = "mixed"):
+                 precision: str = "mixed", backend=None):
         super().__init__(neuroid_dim=neuroid_dim, comparison_coord=comparison_coord, bootstrap=bootstrap,
-                         random_state=random_state, precision=precision)
+                         random_state=random_state, precision=precision, backend=backend)
         self.crossvalidation_kwargs = crossvalidation_kwargs
 
     def __call__(self, source, target) -> Score:
         keep_values = self.bootstrap is not None
         first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                              what="source", precision=self.precision)
+                              what="source", precision=self.precision, backend=self.backend)
         first.prepare_subsets(keep_values=keep_values)  # before the second triangle exists: bounds memory
         second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                               what="target", precision=self.precision)
+                               what="target", precision=self.precision, backend=self.backend)
         second.prepare_subsets(keep_values=keep_values)
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
