@@ -28,7 +28,11 @@ from brainscore_vision.data.marques2020 import (
     property_bins,
     property_names,
 )
-from brainscore_vision.data.marques2020.data_packaging.assemblies import draw_from_histograms
+from brainscore_vision.data.marques2020.data_packaging.assemblies import (
+    RawDataError,
+    draw_from_histograms,
+    read_property_file,
+)
 from brainscore_vision.data.marques2020.data_packaging.stimuli import build_stimulus_set, read_table
 from brainscore_vision.data.marques2020.gratings import (
     GREY,
@@ -259,6 +263,14 @@ def test_draw_bins_like_brainscores_own_draw(identifier, stem, marques_raw):
         assert np.isnan(ours).sum() == np.isnan(theirs).sum(), name
         np.testing.assert_array_equal(np.histogram(ours[~np.isnan(ours)], bins[name])[0],
                                       np.histogram(theirs[~np.isnan(theirs)], bins[name])[0], err_msg=name)
+
+
+def test_raw_property_file_without_bins_names_file_and_array(tmp_path, marques_raw):
+    with np.load(marques_raw / "assemblies" / "assy_schiller_Schiller1976c.npz", allow_pickle=False) as raw:
+        arrays = {key: raw[key] for key in raw.files if key != "bins_spatial_frequency_bandwidth"}
+    np.savez(tmp_path / "broken.npz", **arrays)
+    with pytest.raises(RawDataError, match=r"broken\.npz: missing arrays \['bins_spatial_frequency_bandwidth'\]"):
+        read_property_file(tmp_path / "broken.npz")
 
 
 def test_unknown_property_is_a_clear_error():

@@ -108,7 +108,7 @@ def grating_batches(table: pd.DataFrame, size_px: int, *, source: str | Path = "
         | (values["radius"] < 0)
     if bad.any():
         raise StimulusTableError(f"stimulus table {source}: row {int(np.flatnonzero(bad)[0])} has a missing, "
-                                 "non-finite or negative value among " f"{list(GRATING_COLUMNS)}")
+                                 f"non-finite or negative value among {list(GRATING_COLUMNS)}")
     keys = pd.DataFrame({name: values[name] for name in ("degrees", "radius", "position_x", "position_y")})
     for _, group in keys.groupby(list(keys.columns), sort=False):
         rows = group.index.to_numpy()

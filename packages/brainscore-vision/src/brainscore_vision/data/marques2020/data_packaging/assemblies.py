@@ -60,7 +60,7 @@ class RawDataError(ValueError):
 
 
 def build_property_assembly(values: np.ndarray, properties, bins: Mapping[str, np.ndarray], *,
-                            number_of_trials: int, region: str = "V1", neuroid_id=None) -> PropertyAssembly:
+                            number_of_trials: int, region="V1", neuroid_id=None) -> PropertyAssembly:
     """A ``neuroid x neuronal_property`` PropertyAssembly with Brain-Score's attrs.
 
     Parameters
@@ -70,7 +70,7 @@ def build_property_assembly(values: np.ndarray, properties, bins: Mapping[str, n
     bins : mapping of property name to ndarray of bin edges
         Stored as ``attrs['<property>_bins']``.
     number_of_trials : int
-    region : str, default='V1'
+    region : str or array of str of shape (n_neuroids,), default='V1'
     neuroid_id : array of int, default=None meaning ``0 .. n_neuroids - 1``
     """
     values = np.asarray(values, dtype=float)
@@ -79,7 +79,8 @@ def build_property_assembly(values: np.ndarray, properties, bins: Mapping[str, n
     attrs: dict[str, Any] = {"number_of_trials": int(number_of_trials)}
     attrs.update({f"{name}_bins": np.asarray(bins[name], dtype=float) for name in properties})
     return PropertyAssembly(values, coords={"neuroid_id": ("neuroid", neuroid_id),
-                                            "region": ("neuroid", np.full(n_neuroids, region)),
+                                            "region": ("neuroid", np.broadcast_to(np.asarray(region, str),
+                                                                                  (n_neuroids,)).copy()),
                                             "neuronal_property": ("neuronal_property", np.asarray(properties, str))},
                             dims=["neuroid", "neuronal_property"], attrs=attrs)
 
@@ -99,11 +100,9 @@ def read_property_file(path: Path) -> PropertyAssembly:
             raise RawDataError(f"{path}: values of shape {values.shape} do not fit {len(content['neuroid_id'])} "
                                f"neuroids x {len(names)} properties")
         bins = {LEGACY_NAMES.get(name, name): content[f"bins_{name}"] for name in names}
-        region = np.unique(content["region"])
         assembly = build_property_assembly(values, [LEGACY_NAMES.get(name, name) for name in names], bins,
                                            number_of_trials=int(content["number_of_trials"]),
-                                           region=str(region[0]) if len(region) == 1 else "V1",
-                                           neuroid_id=content["neuroid_id"])
+                                           region=content["region"], neuroid_id=content["neuroid_id"])
     return assembly
 
 
