@@ -71,13 +71,15 @@ def add_stimulus_set(manifest: dict[str, dict[str, Any]], stimulus_set, identifi
 
 
 def add_assembly(manifest: dict[str, dict[str, Any]], assembly, identifier: str, stimulus_set_identifier: str,
-                 assembly_class_name: str, store_directory: Path, *, stimulus_set=None) -> None:
+                 assembly_class_name: str, store_directory: Path, *, stimulus_set=None,
+                 allow_nan: bool = False) -> None:
     """Package ``assembly`` (netCDF) into ``store_directory`` and record its sha1, class and stimulus set
     in ``manifest``. ``stimulus_set`` (a table with ``stimulus_id``) stands in for a stimulus set that is not
-    packaged in the same store (e.g. one registered by reference)."""
+    packaged in the same store (e.g. one registered by reference); ``allow_nan`` accepts NaN values (e.g. a
+    property that is undefined for some neurons)."""
     packaged = package_data_assembly_locally(assembly, identifier, stimulus_set_identifier, assembly_class_name,
                                              downloads_path=store_directory, stimulus_set=stimulus_set,
-                                             overwrite=True)
+                                             allow_nan=allow_nan, overwrite=True)
     manifest["assemblies"][identifier] = {"sha1": packaged["sha1"], "cls": assembly_class_name,
                                           "stimulus_set_identifier": stimulus_set_identifier}
 

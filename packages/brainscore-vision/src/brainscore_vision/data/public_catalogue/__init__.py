@@ -19,12 +19,19 @@ _GEIRHOS = ("colour", "contrast", "cue-conflict", "edge", "eidolonI", "eidolonII
             "high-pass", "low-pass", "phase-scrambling", "power-equalisation", "rotation", "silhouette", "sketch",
             "stylized", "uniform-noise")
 
+_MARQUES_ASSEMBLIES = ("Ringach2002", "Cavanaugh2002a", "Schiller1976c", "DeValois1982a", "DeValois1982b",
+                       "FreemanZiemba2013_V1_properties")
+_MARQUES_STIMULI = ("Marques2020_orientation", "Marques2020_spatial_frequency", "Marques2020_size",
+                    "Marques2020_receptive_field", "Marques2020_blank", "FreemanZiemba2013_properties")
+
 #: (kind, identifier) registered by other plugins of this package: built locally from the raw recordings, or (the
-#: 13 Geirhos2021 stimulus sets without images) by reference from the Geirhos2021 plugin itself
+#: 13 Geirhos2021 stimulus sets without images, FreemanZiemba2013_properties) by reference from their own plugin
 LOCAL = frozenset(
     [("assembly", "Coggan2024_fMRI"), ("stimulus_set", "Coggan2024_fMRI")]
     + [("assembly", f"Geirhos2021_{dataset}") for dataset in _GEIRHOS]
-    + [("stimulus_set", f"Geirhos2021_{dataset}") for dataset in _GEIRHOS])
+    + [("stimulus_set", f"Geirhos2021_{dataset}") for dataset in _GEIRHOS]
+    + [("assembly", name) for name in _MARQUES_ASSEMBLIES]
+    + [("stimulus_set", name) for name in _MARQUES_STIMULI])
 
 
 def _stimulus_set_loader(identifier: str):
