@@ -13,7 +13,7 @@ import pytest
 from sklearn.cross_decomposition import PLSRegression as SkPLS
 from sklearn.linear_model import LinearRegression as SkLinear
 from sklearn.linear_model import Ridge as SkRidge
-from sklearn.model_selection import ShuffleSplit
+from sklearn.model_selection import KFold, ShuffleSplit
 
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._pls import pls_fit_splits, pls_predict
@@ -104,6 +104,26 @@ def test_linear_rank_deficient_wide_source_falls_back_to_svd(backend_name):
         LinearRegression()._heldout_predictions(xp.asarray(X), xp.asarray(Y), splits, 0.0)
     ours = LinearRegression().cross_predict(xp.asarray(X), xp.asarray(Y), splits)
     _assert_predictions(ours, _sklearn(SkLinear, X, Y, splits), xp, 1e-7)
+
+
+@pytest.mark.parametrize("layout", ["one split", "ten shuffled", "k-fold"])
+def test_heldout_identity_for_any_union_of_test_sets(backend_name, layout):
+    # the held-out identity reorders the rows so the union of the test sets comes last and inverts only that
+    # block of the Cholesky factor: one test set (union 10%), ten overlapping unsorted ones (about 65%) and a
+    # k-fold partition (union = every row, the whole factor) must all equal scikit-learn fitted per split
+    xp = get_backend(backend_name)
+    X, Y = _source(70, 160, dtype=np.float64, quirks=False)
+    if layout == "k-fold":
+        splits = list(KFold(5, shuffle=True, random_state=2).split(X))
+    else:  # unsorted test indices, as StratifiedShuffleSplit yields them
+        splits = list(ShuffleSplit(1 if layout == "one split" else 10, train_size=0.9, random_state=4).split(X))
+    union = np.unique(np.concatenate([test for _, test in splits]))
+    assert (len(union) == 70) == (layout == "k-fold") and len(union) >= len(splits[0][1])
+    ridge = RidgeRegression(3.0, precision="float64").cross_predict(xp.asarray(X), xp.asarray(Y), splits)
+    _assert_predictions(ridge, _sklearn(lambda: SkRidge(alpha=3.0), X, Y, splits), xp, 1e-8)
+    least_squares = LinearRegression(backend=backend_name)._heldout_predictions(xp.asarray(X), xp.asarray(Y),
+                                                                                splits, 0.0)
+    _assert_predictions(least_squares, _sklearn(SkLinear, X, Y, splits), xp, 1e-7)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -148,8 +148,11 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     ``B = (K + alpha I)^{-1}``, ``v = B 1`` and ``s = 1^T v``, ``M^{-1}`` restricted to the data rows is
     ``B - v v^T / s``; for a held-out set S the block-inverse identity gives the residuals of the model
     fitted without S as ``(M^{-1})_SS^{-1} (M^{-1} [Y; 0])_S``, so a split costs one |S| x |S| solve.
-    ``B`` is never formed: with ``W = L^-1`` (Cholesky factor L), ``B = W'W``, ``B [Y 1] = W'(W [Y 1])``
-    and ``B_SS = W[:, S]' W[:, S]``.
+    ``B`` is never formed. The rows are reordered so that the union U of all test sets comes last; with
+    the Cholesky factor L of the reordered system, ``B [Y 1]`` is two triangular solves, and for S inside U
+    ``B_SS = W[:, S]' W[:, S]`` needs only the trailing block ``W_UU = (L_UU)^-1`` of ``W = L^-1`` (the
+    rows of ``W[:, U]`` above U are zero): a |U|^3 / 3 inversion instead of n^3 / 3 (|U| is about 65% of
+    n for 10 splits of 10%, 10% for one split).
 
     ``alpha=0`` is least squares with intercept, minimum-norm when features outnumber stimuli (the limit
     of ridge as alpha -> 0). The last row of M forces ``1'c = 0``, so ``K + c 1 1'`` may replace K there:
@@ -170,33 +173,49 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     list of arrays of shape (n_test, n_neuroids), one per test set, rows in the order of ``tests``.
     """
     n = gram.shape[0]
+    union = np.unique(np.concatenate([np.asarray(test, dtype=np.int64) for test in tests]))
+    start = n - len(union)
+    order = np.concatenate([np.setdiff1d(np.arange(n), union, assume_unique=True), union])
+    position = np.empty(n, dtype=np.int64)
+    position[order] = np.arange(n)
+    order_rows = xp.index(order, gram)
+    if xp.name == "numpy":  # the reordered system, U last (one copy)
+        gram = gram[np.ix_(order, order)]
+    else:
+        gram = xp.take(xp.take(gram, order_rows, 0), order_rows, 1)
+    diagonal = xp.arange(n, like=gram)
     if alpha > 0:
-        diagonal = xp.arange(n, like=gram)
         gram[diagonal, diagonal] += alpha
     else:
-        gram += xp.item(xp.mean(gram[xp.arange(n, like=gram), xp.arange(n, like=gram)]))
+        gram += xp.item(xp.mean(gram[diagonal, diagonal]))
     try:
-        factor_inverse, rcond = xp.cholesky_factor_inverse(gram, overwrite=True)
+        factor, tail_inverse, rcond = xp.cholesky_tail_inverse(gram, start, estimate_condition=alpha <= 0,
+                                                               overwrite=True)
     except np.linalg.LinAlgError as error:
         raise IllConditionedKernelError(str(error)) from None
+    del gram
     if alpha <= 0 and not rcond * MAX_LEAST_SQUARES_CONDITION >= 1:
         raise IllConditionedKernelError(f"kernel condition number ~{1 / max(rcond, 1e-300):.1e}")
-    ones = xp.ones((n, 1), like=gram)
-    solved = factor_inverse.T @ (factor_inverse @ xp.concatenate([Y, ones], axis=1))  # B [Y 1]
+    Y_ordered = xp.take(Y, order_rows, 0)
+    ones = xp.ones((n, 1), like=Y_ordered)
+    solved = xp.cholesky_factor_solve(factor, xp.concatenate([Y_ordered, ones], axis=1))  # B [Y 1]
+    del factor
     v = solved[:, -1]
     s = xp.sum(v)
-    heldout_rhs = solved[:, :-1] - xp.outer(v, (v @ Y) / s)
-    rows_of_inverse = factor_inverse.T  # row j holds column j of W (contiguous for LAPACK's Fortran W)
+    heldout_rhs = solved[:, :-1] - xp.outer(v, (v @ Y_ordered) / s)
+    rows_of_inverse = tail_inverse.T  # row j holds column j of W_UU (contiguous for LAPACK's Fortran W)
     predictions = []
     with lapack_single_thread(xp):  # |S| x |S| factorisations: threads only contend
         for test in tests:
-            rows = xp.index(test, gram)
-            lead = xp.take(rows_of_inverse, rows, 0)[:, int(np.min(test)):]  # W is lower triangular
+            local = position[np.asarray(test, dtype=np.int64)]  # rows of the reordered system
+            lead = xp.take(rows_of_inverse, xp.index(local - start, rows_of_inverse), 0)
+            lead = lead[:, int(np.min(local)) - start:]  # W_UU is lower triangular
+            rows = xp.index(local, Y_ordered)
             v_test = xp.take(v, rows, 0)
             block = lead @ lead.T - xp.outer(v_test, v_test / s)
             # (M^-1)_SS is the inverse of a Schur complement of a positive definite system
             residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
-            predictions.append(xp.take(Y, rows, 0) - residuals)
+            predictions.append(xp.take(Y_ordered, rows, 0) - residuals)
     return predictions
 
 

@@ -174,17 +174,27 @@ def cholesky_inverse(a, overwrite: bool = False):
     return torch.cholesky_inverse(torch.linalg.cholesky(a))
 
 
-def cholesky_factor_inverse(a, overwrite: bool = False):
-    """``W = L^-1`` of the lower Cholesky factor of ``a`` and a (pessimistic) reciprocal 1-norm condition
-    number, ``1 / (|a|_1 |W'|_1 |W|_1)``; see the numpy backend."""
+def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, overwrite: bool = False):
+    """Lower Cholesky factor, inverse of its trailing block ``L[start:, start:]`` and a (pessimistic)
+    reciprocal 1-norm condition number ``1 / (|a|_1 |W'|_1 |W|_1)`` with ``W = L^-1`` (formed whole only when
+    ``estimate_condition``; NaN otherwise); see the numpy backend."""
     factor, info = torch.linalg.cholesky_ex(a)
     if int(info) != 0:
         raise np.linalg.LinAlgError(f"matrix is not positive definite (cholesky info={int(info)})")
+    if not estimate_condition:
+        tail = factor[start:, start:]
+        eye = torch.eye(tail.shape[0], dtype=a.dtype, device=a.device)
+        return factor, torch.linalg.solve_triangular(tail, eye, upper=False), float("nan")
     eye = torch.eye(a.shape[0], dtype=a.dtype, device=a.device)
     inverse = torch.linalg.solve_triangular(factor, eye, upper=False)
     norm1 = torch.linalg.matrix_norm(a, ord=1)
     inverse_norm = torch.linalg.matrix_norm(inverse, ord=1) * torch.linalg.matrix_norm(inverse.T, ord=1)
-    return inverse, float(1.0 / (norm1 * inverse_norm))
+    return factor, inverse[start:, start:].contiguous(), float(1.0 / (norm1 * inverse_norm))
+
+
+def cholesky_factor_solve(factor, b):
+    """Solve ``a x = b`` given the lower Cholesky factor of ``a``; ``b`` of shape (n, k)."""
+    return torch.cholesky_solve(b, factor, upper=False)
 
 
 def item(x) -> float:
