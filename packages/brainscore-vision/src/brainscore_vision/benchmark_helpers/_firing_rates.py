@@ -246,11 +246,15 @@ def filter_receptive_fields(model_identifier, model, region, pos, rf_delta=RF_DE
     if np.ptp(located, axis=0).max() < 1e-6:
         raise NoSpatialLayoutError(
             f"{where}: the recorded layer has no spatial layout: all {len(located)} responsive units have their "
-            f"receptive-field centre at the same place (y, x) = {tuple(np.round(located[0], 3))} deg, so none can be "
-            f"placed at the stimulus position {tuple(np.round(pos, 3))} deg; record a convolutional layer with a "
+            f"receptive-field centre at the same place (y, x) = {_point(located[0])} deg, so none can be "
+            f"placed at the stimulus position {_point(pos)} deg; record a convolutional layer with a "
             "spatial map (choose another layer for this region)")
     raise UnitSelectionError(f"{where}: no unit has its receptive-field centre within {rf_delta} deg of the "
-                             f"stimulus position {tuple(np.round(pos, 3))} deg")
+                             f"stimulus position {_point(pos)} deg")
+
+
+def _point(values) -> str:
+    return "(" + ", ".join(f"{float(v):.3g}" for v in np.ravel(values)) + ")"
 
 
 def firing_rates_affine(model_identifier, model, region) -> DataAssembly:
