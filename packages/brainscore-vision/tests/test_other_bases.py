@@ -40,7 +40,8 @@ def test_properties_benchmark_flow():
                             dims=["neuroid"])
 
     benchmark = PropertiesBenchmark("Toy-peak", measured, peak_response, MeanDifference(), [(70, 170)],
-                                    ceiling_func=lambda data: Score(0.8), region="V1")
+                                    ceiling_func=lambda data: Score(0.8), region="V1",
+                                    receptive_field_mapping=False)
     model = PrecomputedFeatures(features)
     score = benchmark(model)
     assert model.recordings == [("V1", [(70, 170)])]

@@ -42,6 +42,14 @@ STANDARD_PARENTS: dict[str, str] = {
     "IT": "neural",
     "neural": "average_vision",
     "behavior": "average_vision",
+    # Brain-Score's V1 property groups (Marques et al. 2021): the V1 score averages these
+    "V1-orientation": "V1",
+    "V1-spatial_frequency": "V1",
+    "V1-response_selectivity": "V1",
+    "V1-receptive_field_size": "V1",
+    "V1-surround_modulation": "V1",
+    "V1-texture_modulation": "V1",
+    "V1-response_magnitude": "V1",
 }
 
 # Display order of well-known groups among siblings; everything else follows alphabetically.
