@@ -98,28 +98,28 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
 
     # reading triggers discovery
     def __getitem__(self, identifier: str) -> Callable[..., Any]:
-        self._domain._ensure_loaded()
+        self._domain.ensure_loaded()
         try:
             return self._factories[identifier]
         except KeyError:
             raise self.unknown(identifier) from None
 
     def __contains__(self, identifier: object) -> bool:
-        self._domain._ensure_loaded()
+        self._domain.ensure_loaded()
         return identifier in self._factories
 
     def __iter__(self) -> Iterator[str]:
-        self._domain._ensure_loaded()
+        self._domain.ensure_loaded()
         return iter(list(self._factories))
 
     def __len__(self) -> int:
-        self._domain._ensure_loaded()
+        self._domain.ensure_loaded()
         return len(self._factories)
 
     # writing registers, without discovery (plugin modules assign while discovery imports them)
     def __setitem__(self, identifier: str, factory: Callable[..., Any]) -> None:
         caller = sys._getframe(1).f_globals.get("__name__")
-        self._domain._add(self.kind, identifier, factory, module=caller)
+        self._domain.register_factory(self.kind, identifier, factory, module=caller)
 
     def __delitem__(self, identifier: str) -> None:
         if identifier not in self._factories:
@@ -129,7 +129,7 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
 
     def source(self, identifier: str) -> PluginInfo:
         """Where the factory registered as ``identifier`` came from."""
-        self._domain._ensure_loaded()
+        self._domain.ensure_loaded()
         try:
             return self._sources[identifier]
         except KeyError:
@@ -143,11 +143,30 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
         return UnknownIdentifierError(self.kind, identifier, matches, group=self._domain.entry_point_group,
                                       n_registered=len(self._factories), other_kinds=other_kinds)
 
-    def _store(self, info: PluginInfo, factory: Callable[..., Any]) -> None:
-        self._factories[info.identifier] = factory
+    # the domain's view: read and write without running discovery (the domain runs it)
+    def registered_origin(self, identifier: str) -> PluginInfo | None:
+        """Where ``identifier`` was registered from, or None; does not run discovery."""
+        return self._sources.get(identifier)
+
+    def registered_origins(self) -> list[PluginInfo]:
+        """Origins of every factory registered so far, in registration order; does not run discovery."""
+        return list(self._sources.values())
+
+    def is_registered(self, identifier: str) -> bool:
+        """Whether ``identifier`` is registered so far; does not run discovery."""
+        return identifier in self._factories
+
+    def store(self, info: PluginInfo, factory: Callable[..., Any] | None = None) -> None:
+        """Record ``factory`` under ``info.identifier`` with its origin ``info``, replacing any entry; with
+        ``factory=None`` only the origin of an existing entry is updated. The domain checks duplicates first."""
+        if factory is not None:
+            self._factories[info.identifier] = factory
+        elif info.identifier not in self._factories:
+            raise self.unknown(info.identifier)
         self._sources[info.identifier] = info
 
-    def _clear(self) -> None:
+    def clear(self) -> None:
+        """Forget every factory of this kind (without running discovery)."""
         self._factories.clear()
         self._sources.clear()
 

@@ -127,10 +127,10 @@ model_registry : Registry
 
     def load_ceiling(self, identifier: str, *args: Any, **kwargs: Any) -> Any:
         """Call the ceiling factory ``identifier`` (looked up among ceilings, then among metrics)."""
-        self._ensure_loaded()
-        if identifier in self.ceiling_registry._factories:
+        self.ensure_loaded()
+        if self.ceiling_registry.is_registered(identifier):
             return self.ceiling_registry[identifier](*args, **kwargs)
-        if identifier in self.metric_registry._factories:
+        if self.metric_registry.is_registered(identifier):
             return self.metric_registry[identifier](*args, **kwargs)
         raise self.ceiling_registry.unknown(identifier)
 
@@ -173,7 +173,7 @@ model_registry : Registry
 
         Each :class:`PluginInfo` names the identifier, the providing distribution and its version.
         """
-        self._ensure_loaded()
+        self.ensure_loaded()
         kinds = KINDS if kind is None else (normalize_kind(kind),)
         return [self._registries[k]._sources[i] for k in kinds for i in sorted(self._registries[k]._sources)]
 
@@ -202,14 +202,16 @@ model_registry : Registry
         """Forget every registration and discovery result (modules stay imported: not re-executed)."""
         with self._lock:
             for registry in self._registries.values():
-                registry._clear()
+                registry.clear()
             self._manager = self._new_manager()
             self._plugin_sources.clear()
             self._module_sources.clear()
             self._state, self._error = _UNLOADED, None
 
-    def _add(self, kind: str, identifier: str, factory: Callable[..., Any], module: str | None,
-             source: _Source | None = None) -> None:
+    def register_factory(self, kind: str, identifier: str, factory: Callable[..., Any], module: str | None,
+                         source: _Source | None = None) -> None:
+        """Register ``factory`` of ``kind`` as ``identifier``, attributed to ``source`` or to the distribution
+        that ``module`` belongs to (what ``registry[identifier] = factory`` does)."""
         if not isinstance(identifier, str) or not identifier:
             raise InvalidPluginError(f"{kind} identifier must be a non-empty string, got {identifier!r} "
                                      f"(from module {module!r})")
@@ -220,10 +222,10 @@ model_registry : Registry
             source = source or self._attribute(module)
             info = PluginInfo(kind, identifier, source.distribution, source.version, module or source.module)
             registry = self._registries[kind]
-            existing = registry._sources.get(identifier)
+            existing = registry.registered_origin(identifier)
             if existing is not None and not existing.same_origin(info):
                 raise DuplicateIdentifierError(kind, identifier, existing, info)
-            registry._store(info, factory)
+            registry.store(info, factory)
 
     def _attribute(self, module: str | None) -> _Source:
         """The distribution an assignment made by ``module`` belongs to."""
@@ -245,7 +247,8 @@ model_registry : Registry
         manager.add_hookspecs(hookspecs)
         return manager
 
-    def _ensure_loaded(self) -> None:
+    def ensure_loaded(self) -> None:
+        """Run plugin discovery once per process (a no-op afterwards); re-raises a discovery error."""
         if self._state == _LOADED and self._error is None:
             return
         with self._lock:
@@ -312,12 +315,12 @@ model_registry : Registry
     def _reattribute(self) -> None:
         """Entries assigned before discovery by a module that turns out to be a plugin module."""
         for registry in self._registries.values():
-            for identifier, info in list(registry._sources.items()):
+            for info in registry.registered_origins():
                 if info.distribution is None and info.module:
                     source = self._attribute(info.module)
                     if source.distribution is not None:
-                        registry._sources[identifier] = PluginInfo(
-                            info.kind, identifier, source.distribution, source.version, info.module)
+                        registry.store(PluginInfo(info.kind, info.identifier, source.distribution, source.version,
+                                                  info.module))
 
     def _collect_hooks(self, only: set[str] | None = None) -> None:
         for kind, hook_name in HOOK_KINDS.items():
@@ -331,7 +334,7 @@ model_registry : Registry
                         f"-> factory, got {type(factories).__name__}")
                 source = self._plugin_sources.get(impl.plugin_name) or _Source(None, None, impl.plugin_name)
                 for identifier, factory in factories.items():
-                    self._add(kind, identifier, factory, module=source.module, source=source)
+                    self.register_factory(kind, identifier, factory, module=source.module, source=source)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{kind}={len(r._factories)}" for kind, r in self._registries.items())
