@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from brainscore_metrics.errors import AlignmentError, DimensionError, NonFiniteValuesError
+from brainscore_metrics.errors import (  # noqa: F401  (re-exported)
+    AlignmentError,
+    DimensionError,
+    NonFiniteValuesError,
+    RDMFormatError,
+    StimulusAlignmentError,
+    TooFewStimuliError,
+)
 from brainscore_metrics.splits import StimulusSplitter
 
 __all__ = [
@@ -48,16 +55,10 @@ RDM_DIMS = ("presentation", "presentation_right")
 DIAGONAL_TOLERANCE = 1e-6
 
 
-class StimulusAlignmentError(AlignmentError):
-    """Stimulus ids are missing, duplicated or differ between the two assemblies compared."""
 
 
-class RDMFormatError(DimensionError):
-    """An assembly that should hold RDMs does not have square stimulus x stimulus matrices."""
 
 
-class TooFewStimuliError(ValueError):
-    """Fewer stimuli than the statistic needs (e.g. unbiased CKA needs at least 4)."""
 
 
 def _ids_preview(ids, limit: int = 5) -> str:

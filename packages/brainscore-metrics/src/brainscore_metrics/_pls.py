@@ -21,13 +21,13 @@ import warnings
 
 import numpy as np
 
+from brainscore_metrics.errors import PLSConvergenceWarning
+
 __all__ = ["PLSConvergenceWarning", "pls_coef", "pls_fit", "pls_fit_splits", "pls_predict"]
 
 _EPS = float(np.finfo(np.float64).eps)
 
 
-class PLSConvergenceWarning(UserWarning):
-    """The power iteration of a PLS component reached ``max_iter``."""
 
 
 def _power_iteration(xp, A, start: int, max_iter: int, tol: float):

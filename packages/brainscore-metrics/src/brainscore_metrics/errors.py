@@ -1,24 +1,44 @@
-"""Typed errors raised by metrics and ceilings; each names the assembly, dim or coordinate at fault."""
+"""Every error (and warning) that metrics and ceilings raise, in one module that imports nothing heavy.
+
+Each error names the assembly, dim or coordinate at fault. All derive from :class:`MetricError`, and each also
+from the builtin it stands for (``ValueError``, ``KeyError``), so ``except ValueError`` keeps working.
+Importing this module imports neither scikit-learn, scipy nor torch, nor any metric module; only
+:mod:`brainio.errors` (for :class:`DimensionError`, which is brainio's own, specialised).
+The defining modules (``regression``, ``splits``, ``backend``, ...) re-export the names they raise, so older
+import paths keep working.
+"""
 
 from __future__ import annotations
 
-from brainscore_metrics.regression import TooFewFeaturesError, UnknownRegressionError
-from brainscore_metrics.splits import MissingCoordinateError, SplitValueMismatchError
+from brainio.errors import DimensionError as _BrainioDimensionError
 
 __all__ = [
     "AlignmentError",
+    "BehaviorInputError",
     "DimensionError",
     "DuplicateStimulusError",
+    "MetricError",
     "MissingCoordinateError",
     "NonFiniteValuesError",
+    "PLSConvergenceWarning",
+    "PropertyInputError",
+    "RDMFormatError",
     "SplitValueMismatchError",
+    "StimulusAlignmentError",
     "StimulusMismatchError",
     "TooFewFeaturesError",
+    "TooFewStimuliError",
+    "UnknownBackendError",
     "UnknownRegressionError",
 ]
 
 
-class AlignmentError(ValueError):
+class MetricError(Exception):
+    """Base of every error a metric or ceiling of this package raises."""
+
+
+# -- inputs that do not line up ---------------------------------------------------------------------------------
+class AlignmentError(MetricError, ValueError):
     """Two assemblies cannot be aligned on their presentations or neuroids."""
 
 
@@ -30,9 +50,63 @@ class StimulusMismatchError(AlignmentError):
     """Source and target do not hold the same stimuli."""
 
 
-class DimensionError(ValueError):
-    """An assembly lacks a required dimension or has an unexpected one."""
+class StimulusAlignmentError(AlignmentError):
+    """Stimulus ids are missing, duplicated or differ between the two assemblies compared."""
 
 
-class NonFiniteValuesError(ValueError):
+class SplitValueMismatchError(MetricError, ValueError):
+    """Source and target do not hold the same split values."""
+
+
+class BehaviorInputError(AlignmentError):
+    """Behavioural assemblies do not line up (ids, lengths, duplicated trials, unknown labels)."""
+
+
+# -- inputs of the wrong shape or content -----------------------------------------------------------------------
+class DimensionError(MetricError, _BrainioDimensionError):
+    """An assembly lacks a required dimension or has an unexpected one (a brainio ``DimensionError`` too)."""
+
+
+class RDMFormatError(DimensionError):
+    """An assembly that should hold RDMs does not have square stimulus x stimulus matrices."""
+
+
+class MissingCoordinateError(MetricError, KeyError):
+    """An assembly lacks a coordinate that a metric or splitter needs."""
+
+    def __init__(self, coord: str, what: str = "assembly"):
+        self.coord = coord
+        super().__init__(f"{what} has no coordinate {coord!r}")
+
+    def __str__(self) -> str:  # KeyError quotes its message otherwise
+        return str(self.args[0])
+
+
+class NonFiniteValuesError(MetricError, ValueError):
     """An assembly holds NaN or infinite values where the metric needs finite ones."""
+
+
+class TooFewStimuliError(MetricError, ValueError):
+    """Fewer stimuli than the statistic needs (e.g. unbiased CKA needs at least 4)."""
+
+
+class TooFewFeaturesError(MetricError, ValueError):
+    """The source has fewer features than the regression needs (PLS components)."""
+
+
+class PropertyInputError(MetricError, ValueError):
+    """A property assembly lacks the property or its ``<property>_bins`` attribute."""
+
+
+# -- unknown names ----------------------------------------------------------------------------------------------
+class UnknownRegressionError(MetricError, ValueError):
+    """A regression name that is not in ``brainscore_metrics.regression.REGRESSIONS``."""
+
+
+class UnknownBackendError(MetricError, ValueError):
+    """A backend name that is not in ``brainscore_metrics.backend.AVAILABLE_BACKENDS``."""
+
+
+# -- warnings ---------------------------------------------------------------------------------------------------
+class PLSConvergenceWarning(UserWarning):
+    """The power iteration of a PLS component reached ``max_iter``."""

@@ -28,6 +28,7 @@ from brainscore_metrics._ridge import (
     ridgecv_fit,
 )
 from brainscore_metrics.backend import resolve_backend
+from brainscore_metrics.errors import TooFewFeaturesError, UnknownRegressionError
 
 __all__ = [
     "ALPHA_LIST",
@@ -42,8 +43,6 @@ __all__ = [
 ]
 
 
-class TooFewFeaturesError(ValueError):
-    """The source has fewer features than the regression needs (PLS components)."""
 
 
 class _ArrayRegression:
@@ -433,8 +432,6 @@ REGRESSIONS = {
 }
 
 
-class UnknownRegressionError(ValueError):
-    """A regression name that is not in :data:`REGRESSIONS`."""
 
 
 def make_regression(regression, regression_kwargs=None, backend=None):

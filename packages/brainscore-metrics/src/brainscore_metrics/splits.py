@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
+from brainscore_metrics.errors import MissingCoordinateError, SplitValueMismatchError
+
 __all__ = [
     "DEFAULT_TRAIN_SIZE",
     "MissingCoordinateError",
@@ -27,19 +29,8 @@ __all__ = [
 DEFAULT_TRAIN_SIZE = 0.9
 
 
-class MissingCoordinateError(KeyError):
-    """An assembly lacks a coordinate that a metric or splitter needs."""
-
-    def __init__(self, coord: str, what: str = "assembly"):
-        self.coord = coord
-        super().__init__(f"{what} has no coordinate {coord!r}")
-
-    def __str__(self) -> str:  # KeyError quotes its message otherwise
-        return str(self.args[0])
 
 
-class SplitValueMismatchError(ValueError):
-    """Source and target do not hold the same split values."""
 
 
 def _coord_values(assembly, coord: str, what: str = "assembly") -> np.ndarray:

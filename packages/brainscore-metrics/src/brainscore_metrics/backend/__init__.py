@@ -14,6 +14,8 @@ import importlib
 from collections.abc import Iterator
 from types import ModuleType
 
+from brainscore_metrics.errors import UnknownBackendError
+
 __all__ = ["AVAILABLE_BACKENDS", "SMALL_PROBLEM_FLOPS", "UnknownBackendError", "blas_threads_for", "get_backend",
            "resolve_backend", "use_backend"]
 
@@ -30,8 +32,6 @@ AVAILABLE_BACKENDS = {
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("brainscore_metrics_backend", default="numpy")
 
 
-class UnknownBackendError(ValueError):
-    """A backend name that is not in :data:`AVAILABLE_BACKENDS`."""
 
 
 def get_backend(name: str | ModuleType | None = None) -> ModuleType:

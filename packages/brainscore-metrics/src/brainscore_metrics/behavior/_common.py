@@ -7,14 +7,14 @@ from collections.abc import Callable
 import numpy as np
 
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
-from brainscore_metrics.errors import AlignmentError
+from brainscore_metrics.errors import (
+    BehaviorInputError,
+)
 from brainscore_metrics.splits import MissingCoordinateError
 
 __all__ = ["BehaviorInputError", "MissingCoordinateError", "add_confidence_interval", "trial_values"]
 
 
-class BehaviorInputError(AlignmentError):
-    """Behavioural assemblies do not line up (ids, lengths, duplicated trials, unknown labels)."""
 
 
 def _squeezed(assembly, what: str):

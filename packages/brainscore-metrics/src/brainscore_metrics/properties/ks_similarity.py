@@ -24,12 +24,11 @@ import numpy as np
 
 from brainscore_core.metrics import Ceiling, Metric, Score
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
+from brainscore_metrics.errors import PropertyInputError
 
 __all__ = ["KSSimilarity", "PropertyCeiling", "ks_similarity", "property_values"]
 
 
-class PropertyInputError(ValueError):
-    """A property assembly lacks the property or its ``<property>_bins`` attribute."""
 
 
 def property_values(assembly, property_name: str, what: str = "assembly") -> np.ndarray:
