@@ -74,9 +74,10 @@ def install_package(
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff over every package, the noxfile and the tools."""
+    """ruff over every package, the noxfile and the tools; no import circle inside any package."""
     session.install("-c", CONSTRAINTS, "ruff==0.17.6")
     session.run("ruff", "check", ".")
+    session.run("python", str(ROOT / "tools" / "check_import_cycles.py"))
 
 
 def _make_isolated(dist: str) -> None:

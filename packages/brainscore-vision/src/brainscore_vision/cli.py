@@ -18,19 +18,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from brainscore_vision.errors import EXIT_FAILED, CommandError
+
 __all__ = ["main"]
 
-EXIT_FAILED, EXIT_USAGE, EXIT_MISSING_DATA = 1, 2, 3
+EXIT_USAGE, EXIT_MISSING_DATA = 2, 3  # EXIT_FAILED (1) lives beside CommandError
 LIST_KINDS = {"benchmarks": "benchmark", "models": "model", "metrics": "metric", "ceilings": "ceiling",
               "data": "data", "stimulus_sets": "stimulus_set"}
 
 
-class CommandError(Exception):
-    """A one-line reason to stop, with the exit status to stop with."""
-
-    def __init__(self, message: str, status: int = EXIT_FAILED):
-        super().__init__(message)
-        self.status = status
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,7 @@ from collections import OrderedDict
 import numpy as np
 
 from brainio.assemblies import DataAssembly, NeuroidAssembly
+from brainscore_vision.errors import GratingLayoutError, NoSpatialLayoutError, UnitSelectionError
 
 __all__ = ["BLANK_STIM_NAME", "GratingLayoutError", "NoSpatialLayoutError", "ORIENTATION_STIM_NAME", "RF_DELTA",
            "RF_STIM_NAME", "UnitSelectionError", "clear_receptive_field_cache", "filter_receptive_fields",
@@ -56,16 +57,10 @@ _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 8
 
 
-class GratingLayoutError(ValueError):
-    """Responses whose presentations are not the full factorial grating grid in Brain-Score's order."""
 
 
-class UnitSelectionError(ValueError):
-    """No model unit can be used: none has its receptive field at the stimulus, or none responds."""
 
 
-class NoSpatialLayoutError(UnitSelectionError):
-    """The recorded units have no spatial layout: every receptive-field centre is at the same place."""
 
 
 def clear_receptive_field_cache() -> None:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from brainscore_vision.errors import BenchmarkDataError
 from brainscore_vision.model_interface import DEFAULT_TIME_BINS  # defined once, in the interface
 
 __all__ = ["BenchmarkDataError", "region_of", "squeeze_time_bin", "timebins_of"]
 
 
 
-class BenchmarkDataError(ValueError):
-    """A benchmark's data lacks what the benchmark needs (a region, time-bin coordinates, ...)."""
 
 
 def timebins_of(assembly, default=None) -> list[tuple[int, int]]:

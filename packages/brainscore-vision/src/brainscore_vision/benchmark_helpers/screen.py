@@ -24,6 +24,7 @@ from brainio.records import read_record, write_record
 from brainio.stimuli import StimulusSet
 from brainscore_core.progress import progress
 from brainscore_vision._paths import brainscore_home
+from brainscore_vision.errors import ScreenError
 
 __all__ = ["ImageConverter", "ScreenError", "convert_image", "place_on_screen"]
 
@@ -31,8 +32,6 @@ GRAY = (128, 128, 128)
 _COMPLETE_MARKER = ".complete.json"
 
 
-class ScreenError(ValueError):
-    """Stimuli cannot be placed on the screen (missing degrees, unreadable file, bad size)."""
 
 
 def place_on_screen(stimulus_set: StimulusSet, target_visual_degrees: float,

@@ -36,6 +36,12 @@ from filelock import FileLock
 
 from brainio.files import sha1_hash
 from brainscore_vision._paths import brainscore_home, raw_data_dir
+from brainscore_vision.errors import (
+    DataIntegrityError,
+    DataRepairWarning,
+    MissingRawDataError,
+    PackagingDriftWarning,
+)
 
 __all__ = ["DataIntegrityError", "DataRepairWarning", "MissingRawDataError", "PackagedData", "PackagingDriftWarning",
            "data_source", "store_directory"]
@@ -45,24 +51,12 @@ SOURCE_ENV = "BRAINSCORE_VISION_DATA_SOURCE"
 BUCKET_ENV = "BRAINSCORE_VISION_S3_BUCKET"
 
 
-class MissingRawDataError(FileNotFoundError, ValueError):
-    """The raw recordings a data plugin packages from are not where ``$BRAINSCORE_RAW_DATA`` points."""
 
 
-class DataIntegrityError(ValueError):
-    """A raw file's sha1 differs from the one recorded in the plugin; the message names the file."""
 
 
-class DataRepairWarning(UserWarning):
-    """A damaged local data store (manifest or packaged file) is being packaged again from the raw data."""
 
 
-class PackagingDriftWarning(UserWarning):
-    """Packaging produced files whose sha1 differs from the one the plugin records.
-
-    The raw inputs were verified, so the content is right; the bytes differ because the packaging code or
-    a library writing the files changed. Re-record the sha1s (and re-upload S3 copies).
-    """
 
 
 def store_directory() -> Path:

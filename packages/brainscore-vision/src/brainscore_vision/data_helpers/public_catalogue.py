@@ -18,14 +18,14 @@ from collections.abc import Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from brainscore_vision.errors import PublicDataUnavailableError
+
 __all__ = ["PublicDataUnavailableError", "catalogue", "catalogue_entry", "load_assembly_by_reference",
            "load_stimulus_set_by_reference", "register_assemblies_by_reference", "register_stimulus_sets_by_reference"]
 
 CATALOGUE_FILE = Path(__file__).with_name("public_catalogue.json")
 
 
-class PublicDataUnavailableError(OSError):
-    """A file of Brain-Score's public store could not be fetched (no network, refused, or missing)."""
 
 
 @functools.cache

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from brainio.files import apply_umask
+from brainscore_vision.errors import ReportDirectoryError
 
 from .assets import CSS, JS
 from .benchmark_page import benchmark_body
@@ -28,8 +29,6 @@ __all__ = ["MARKER", "ReportDirectoryError", "build_report"]
 MARKER = ".brainscore-report"
 
 
-class ReportDirectoryError(ValueError):
-    """The output path exists but is not a report folder this function may replace."""
 
 
 def _store_label(results_url: str | None) -> str:

@@ -34,6 +34,7 @@ import numpy as np
 from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers import PackagedData
 from brainscore_vision.data_helpers.public_catalogue import PublicDataUnavailableError
+from brainscore_vision.errors import StimuliUnavailableError, UnknownPropertyError
 from brainscore_vision.utils import LazyLoad
 
 __all__ = ["ASSEMBLY_STIMULUS_SETS", "FREEMAN_ZIEMBA_STIMULI", "STIMULUS_SETS", "StimuliUnavailableError",
@@ -79,12 +80,8 @@ ASSEMBLY_RAW_SHA1 = {
 }
 
 
-class StimuliUnavailableError(PublicDataUnavailableError):
-    """A registered stimulus set whose images are neither in the raw data nor reachable in Brain-Score's store."""
 
 
-class UnknownPropertyError(ValueError):
-    """A property that the assembly does not hold; the message names it and the ones it holds."""
 
 
 def _package_stimulus_set(name, raw_directory, store_directory):

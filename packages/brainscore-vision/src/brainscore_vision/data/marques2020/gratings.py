@@ -33,6 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from brainscore_vision.errors import StimulusTableError
+
 __all__ = ["CHUNK_BYTES", "GRATING_COLUMNS", "GREY", "StimulusTableError", "encode_png", "grating_batches",
            "render_gratings", "require_columns"]
 
@@ -47,8 +49,6 @@ CHUNK_BYTES = 64 * 2**20
 PNG_COMPRESSION_LEVEL = 6
 
 
-class StimulusTableError(ValueError):
-    """A stimulus parameter table lacks a column or holds a value the generator cannot render."""
 
 
 def require_columns(table: pd.DataFrame, columns, source: str | Path) -> None:

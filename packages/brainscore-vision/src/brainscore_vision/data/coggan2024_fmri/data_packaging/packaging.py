@@ -33,6 +33,7 @@ from brainscore_vision.data_helpers.packaging_steps import (
     run_packaging_script,
     verified_stimulus_set,
 )
+from brainscore_vision.errors import RawDataError
 
 __all__ = ["IDENTIFIER", "RSM_DIMS", "build_rsm_assembly", "build_stimulus_set", "package"]
 
@@ -40,8 +41,6 @@ IDENTIFIER = "Coggan2024_fMRI"
 RSM_DIMS = ["stimulus_row", "stimulus_column", "neuroid"]
 
 
-class RawDataError(ValueError):
-    """A raw file does not have the layout the README of ``coggan2024_fmri/`` describes."""
 
 
 def build_stimulus_set(raw_directory: Path) -> StimulusSet:

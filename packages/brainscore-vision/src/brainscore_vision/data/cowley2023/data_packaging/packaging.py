@@ -37,6 +37,7 @@ from brainscore_vision.data_helpers.packaging_steps import (
     run_packaging_script,
     verified_stimulus_set,
 )
+from brainscore_vision.errors import RawDataError
 
 __all__ = ["AVERAGED_SESSIONS", "TIME_BIN", "TRIAL_SESSION", "build_averaged_assembly", "build_stimulus_set",
            "build_trials_assembly", "package", "stimulus_set_identifier"]
@@ -48,8 +49,6 @@ TIME_BIN = (50, 150)
 """Spike-count window in ms after image onset (the source's 100 ms count bin; see the benchmark's docstring)."""
 
 
-class RawDataError(ValueError):
-    """A raw file does not have the layout the README of ``cowley2023_v4/`` describes."""
 
 
 def stimulus_set_identifier(session: str) -> str:

@@ -37,6 +37,7 @@ from brainscore_vision.data_helpers.packaging_steps import (
     run_packaging_script,
     verified_stimulus_set,
 )
+from brainscore_vision.errors import RawDataError
 
 __all__ = ["CLASSES", "DATASETS", "DATASETS_WITH_IMAGES", "RawDataError", "build_assembly", "build_stimulus_set",
            "identifier", "package", "read_trials"]
@@ -51,8 +52,6 @@ NO_RESPONSE = "na"
 _COLUMNS = ("subj", "session", "trial", "rt", "object_response", "category", "condition", "imagename")
 
 
-class RawDataError(ValueError):
-    """A raw file does not have the layout the README of ``geirhos2021/`` describes; the message names it."""
 
 
 def identifier(dataset: str) -> str:

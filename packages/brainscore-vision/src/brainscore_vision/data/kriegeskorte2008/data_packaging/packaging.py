@@ -34,6 +34,7 @@ from brainscore_vision.data_helpers.packaging_steps import (
     run_packaging_script,
     verified_stimulus_set,
 )
+from brainscore_vision.errors import RawDataError
 
 __all__ = ["build_rdm_assembly", "build_stimulus_set", "package"]
 
@@ -41,8 +42,6 @@ STIMULUS_SET = "Kriegeskorte2008"
 RDM_DIMS = ["subject", "session", "stimulus_row", "stimulus_column"]
 
 
-class RawDataError(ValueError):
-    """A raw file does not have the layout the README of ``kriegeskorte2008/`` describes."""
 
 
 def build_stimulus_set(raw_directory: Path) -> StimulusSet:

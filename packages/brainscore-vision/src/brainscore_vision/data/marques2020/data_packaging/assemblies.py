@@ -32,6 +32,7 @@ import numpy as np
 
 from brainio.assemblies import PropertyAssembly
 from brainscore_vision.data_helpers.packaging_steps import add_assembly, empty_manifest, run_packaging_script
+from brainscore_vision.errors import RawDataError
 
 __all__ = ["DRAWN", "DRAW_SEED", "FROM_FILES", "LEGACY_NAMES", "RawDataError", "build_property_assembly",
            "draw_from_histograms", "package", "read_property_file"]
@@ -55,8 +56,6 @@ LEGACY_NAMES = {"circular_variance_bandwith_ratio": "circular_variance_bandwidth
 """Property names of the first upload -> current Brain-Score names."""
 
 
-class RawDataError(ValueError):
-    """A raw property file or histogram does not have the layout the README of ``marques2020/`` describes."""
 
 
 def build_property_assembly(values: np.ndarray, properties, bins: Mapping[str, np.ndarray], *,
