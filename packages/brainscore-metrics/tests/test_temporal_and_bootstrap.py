@@ -47,14 +47,14 @@ def test_cv_bootstrap_interval():
     # reproducible with the same seed, different with another
     again = CrossRegressedCorrelation("ridge", bootstrap=200)(source, target)
     assert again.attrs["ci_low"] == score.attrs["ci_low"]
-    other = CrossRegressedCorrelation("ridge", bootstrap=200, bootstrap_seed=5)(source, target)
+    other = CrossRegressedCorrelation("ridge", bootstrap=200, bootstrap_random_state=5)(source, target)
     assert other.attrs["ci_low"] != score.attrs["ci_low"]
 
 
 def test_split_bootstrap_matches_manual_resampling():
     source, target, X, Y, ids, _ = synthetic_pair(n=120, p=30, q=5, shuffle=False)
     train, test = slice(0, 100), slice(100, 120)
-    score = SplitRegressedCorrelation("ridge", bootstrap=100, bootstrap_seed=2)(
+    score = SplitRegressedCorrelation("ridge", bootstrap=100, bootstrap_random_state=2)(
         source.isel(presentation=train), source.isel(presentation=test),
         target.isel(presentation=train), target.isel(presentation=test))
     prediction = SkRidge(alpha=1.0).fit(X[:100], Y[:100]).predict(X[100:])
@@ -65,3 +65,26 @@ def test_split_bootstrap_matches_manual_resampling():
         samples.append(np.nanmedian(rs))
     assert score.attrs["ci_low"] == pytest.approx(np.nanpercentile(samples, 2.5), rel=1e-6)
     assert score.attrs["ci_high"] == pytest.approx(np.nanpercentile(samples, 97.5), rel=1e-6)
+
+
+# -- renamed keywords (name table in CONTRIBUTING.md): the old names warn and give the same numbers ----------------
+def test_deprecated_bootstrap_seed_and_stimulus_coord_give_the_same_score():
+    source, target, *_ = synthetic_pair(n=150, p=30, q=8)
+    new = CrossRegressedCorrelation("ridge", bootstrap=50, bootstrap_random_state=5,
+                                    comparison_coord="stimulus_id")(source, target)
+    with pytest.warns(DeprecationWarning) as caught:
+        old = CrossRegressedCorrelation("ridge", bootstrap=50, bootstrap_seed=5, stimulus_coord="stimulus_id")
+    assert {str(w.message).split("'")[1] for w in caught} == {"bootstrap_seed", "stimulus_coord"}
+    old = old(source, target)
+    assert float(old) == float(new)
+    assert (old.attrs["ci_low"], old.attrs["ci_high"]) == (new.attrs["ci_low"], new.attrs["ci_high"])
+    assert new.attrs["ci_confidence"] == new.attrs["confidence"] == 0.95
+    assert "bootstrap_random_state" in CrossRegressedCorrelation().get_params()
+
+
+def test_deprecated_bootstrap_seed_of_internal_consistency():
+    from brainscore_metrics.internal_consistency import InternalConsistency
+
+    with pytest.warns(DeprecationWarning, match="'bootstrap_seed' is deprecated, use 'bootstrap_random_state'"):
+        ceiling = InternalConsistency(bootstrap=20, bootstrap_seed=3)
+    assert ceiling.bootstrap_random_state == InternalConsistency(bootstrap_random_state=3).bootstrap_random_state == 3

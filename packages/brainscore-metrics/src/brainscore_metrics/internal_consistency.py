@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.model_selection import ShuffleSplit
 
+from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Ceiling, Score
 from brainscore_metrics._align import neuroid_coords
 from brainscore_metrics._scores import make_score, raw_score
@@ -125,7 +126,8 @@ class InternalConsistency(Ceiling):
     bootstrap : int or None, default=None
         Resamples of stimuli (each split's half means fixed) for ``ci_low``/``ci_high``.
     confidence : float, default=0.95
-    bootstrap_seed : int, default=0
+    bootstrap_random_state : int, default=0
+        Seed of the bootstrap (``bootstrap_seed`` is its deprecated name).
     max_batch_bytes : int or None, default=None
         Scratch memory for the half sums of one batch of splits (default: half the size of the data).
 
@@ -136,8 +138,9 @@ class InternalConsistency(Ceiling):
 
     _time = False
 
+    @renamed_keywords(bootstrap_seed="bootstrap_random_state")
     def __init__(self, repetition_coord: str = "repetition", *, n_splits: int = 10, random_state: int = 1,
-                 backend=None, bootstrap: int | None = None, confidence: float = 0.95, bootstrap_seed: int = 0,
+                 backend=None, bootstrap: int | None = None, confidence: float = 0.95, bootstrap_random_state: int = 0,
                  max_batch_bytes: int | None = None):
         self.repetition_coord = repetition_coord
         self.n_splits = n_splits
@@ -145,7 +148,7 @@ class InternalConsistency(Ceiling):
         self.backend = backend
         self.bootstrap = bootstrap
         self.confidence = confidence
-        self.bootstrap_seed = bootstrap_seed
+        self.bootstrap_random_state = bootstrap_random_state
         self.max_batch_bytes = max_batch_bytes
 
     def _consistency(self, rows: np.ndarray, slots: np.ndarray):
@@ -158,7 +161,7 @@ class InternalConsistency(Ceiling):
         return xp, result
 
     def _bootstrap(self, xp, half_a, half_b, reduce):
-        draws = bootstrap_indices(half_a.shape[1], self.bootstrap, self.bootstrap_seed)
+        draws = bootstrap_indices(half_a.shape[1], self.bootstrap, self.bootstrap_random_state)
         samples = np.empty(self.bootstrap)
         for b, rows in enumerate(draws):
             r = masked_pearson(xp, xp.asarray(np.moveaxis(half_a[:, rows], 0, -1)),
@@ -177,7 +180,7 @@ class InternalConsistency(Ceiling):
             def reduce(values):
                 return np.nanmean(_median(values, axis=1))
             low, high, _ = self._bootstrap(xp, *halves, reduce)
-            attrs.update(ci_low=low, ci_high=high, confidence=self.confidence)
+            attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         coords = {"split": np.arange(raw.shape[0]), **neuroid_coords(assembly)}
         return make_score(center, error, raw=raw_score(raw, ["split", "neuroid"], coords), **attrs)
 
@@ -203,7 +206,7 @@ class InternalConsistencyTemporal(InternalConsistency):
             def reduce(values):
                 return np.nanmean(_median(values.reshape(-1, n_neuroids, n_bins), axis=1))
             low, high, _ = self._bootstrap(xp, *halves, reduce)
-            attrs.update(ci_low=low, ci_high=high, confidence=self.confidence)
+            attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         raw_coords = {"split": np.arange(raw.shape[0]), **neuroid_coords(assembly), **time_coords}
         return make_score(np.asarray(centers), np.asarray(errors), dims=["time_bin"], coords=time_coords,
                           raw=raw_score(raw, ["split", "neuroid", "time_bin"], raw_coords), **attrs)

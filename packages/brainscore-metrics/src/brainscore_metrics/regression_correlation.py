@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Metric, Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
@@ -98,27 +99,30 @@ class CrossRegressedCorrelation(Metric):
     bootstrap : int or None, default=None
         Number of bootstrap resamples of the test stimuli for ``ci_low``/``ci_high`` attrs (None: off).
     confidence : float, default=0.95
-    bootstrap_seed : int, default=0
-    stimulus_coord : str, default='stimulus_id'
+    bootstrap_random_state : int, default=0
+        Seed of the bootstrap (``bootstrap_seed`` is its deprecated name).
+    comparison_coord : str, default='stimulus_id'
+        Coordinate pairing source and target presentations (``stimulus_coord`` is its deprecated name).
 
     Returns (on call)
     -----------------
     Score (0-d): mean over splits of the median over neuroids of Pearson r, attrs ``error``, ``raw``
     (split x neuroid), ``splits`` (n_splits), and per-split fit information where the regression has it
-    (``alpha`` for ridgecv); ``ci_low``, ``ci_high``, ``confidence`` with ``bootstrap``.
+    (``alpha`` for ridgecv); ``ci_low``, ``ci_high``, ``ci_confidence`` (also under its older key ``confidence``) with ``bootstrap``.
     """
 
+    @renamed_keywords(bootstrap_seed="bootstrap_random_state", stimulus_coord="comparison_coord")
     def __init__(self, regression="pls", *, regression_kwargs=None, crossvalidation_kwargs=None,
                  backend=None, bootstrap: int | None = None, confidence: float = 0.95,
-                 bootstrap_seed: int = 0, stimulus_coord: str = "stimulus_id"):
+                 bootstrap_random_state: int = 0, comparison_coord: str = "stimulus_id"):
         self.regression = regression
         self.regression_kwargs = regression_kwargs
         self.crossvalidation_kwargs = crossvalidation_kwargs
         self.backend = backend
         self.bootstrap = bootstrap
         self.confidence = confidence
-        self.bootstrap_seed = bootstrap_seed
-        self.stimulus_coord = stimulus_coord
+        self.bootstrap_random_state = bootstrap_random_state
+        self.comparison_coord = comparison_coord
 
     def _splitter(self) -> StimulusSplitter:
         kwargs = dict(self.crossvalidation_kwargs or {})
@@ -128,7 +132,7 @@ class CrossRegressedCorrelation(Metric):
 
     def __call__(self, source, target) -> Score:
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
-        source_m, target_m = align_pair(source, target, stimulus_coord=self.stimulus_coord)
+        source_m, target_m = align_pair(source, target, stimulus_coord=self.comparison_coord)
         splitter = self._splitter()
         values, pairs = splitter.split_values(target)
         sorted_split_values = np.asarray(target[splitter.split_coord].values)[target_m.order]
@@ -155,8 +159,8 @@ class CrossRegressedCorrelation(Metric):
                 attrs[key] = np.asarray([entry[key] for entry in info])
         if self.bootstrap:
             low, high, _ = bootstrap_cv(xp, predictions, targets, n_bootstrap=self.bootstrap,
-                                        confidence=self.confidence, random_state=self.bootstrap_seed)
-            attrs.update(ci_low=low, ci_high=high, confidence=self.confidence)
+                                        confidence=self.confidence, random_state=self.bootstrap_random_state)
+            attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         return make_score(center, error, raw=raw_score(raw, ["split", "neuroid"], raw_coords), **attrs)
 
 
@@ -177,20 +181,21 @@ class SplitRegressedCorrelation(SplitMetric):
     with ``bootstrap``, ``ci_low``/``ci_high`` from resampled test stimuli.
     """
 
+    @renamed_keywords(bootstrap_seed="bootstrap_random_state", stimulus_coord="comparison_coord")
     def __init__(self, regression="pls", *, regression_kwargs=None, backend=None, bootstrap: int | None = None,
-                 confidence: float = 0.95, bootstrap_seed: int = 0, stimulus_coord: str = "stimulus_id"):
+                 confidence: float = 0.95, bootstrap_random_state: int = 0, comparison_coord: str = "stimulus_id"):
         self.regression = regression
         self.regression_kwargs = regression_kwargs
         self.backend = backend
         self.bootstrap = bootstrap
         self.confidence = confidence
-        self.bootstrap_seed = bootstrap_seed
-        self.stimulus_coord = stimulus_coord
+        self.bootstrap_random_state = bootstrap_random_state
+        self.comparison_coord = comparison_coord
 
     def __call__(self, source_train, source_test, target_train, target_test) -> Score:
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
-        train_source, train_target = align_pair(source_train, target_train, stimulus_coord=self.stimulus_coord)
-        test_source, test_target = align_pair(source_test, target_test, stimulus_coord=self.stimulus_coord)
+        train_source, train_target = align_pair(source_train, target_train, stimulus_coord=self.comparison_coord)
+        test_source, test_target = align_pair(source_test, target_test, stimulus_coord=self.comparison_coord)
         xp = resolve_backend(self.backend)
         if regression.backend is None:
             regression.backend = xp.name
@@ -204,7 +209,7 @@ class SplitRegressedCorrelation(SplitMetric):
             attrs["alpha"] = regression.alpha_
         if self.bootstrap:
             low, high, _ = bootstrap_cv(xp, [prediction], [target], n_bootstrap=self.bootstrap,
-                                        confidence=self.confidence, random_state=self.bootstrap_seed)
-            attrs.update(ci_low=low, ci_high=high, confidence=self.confidence)
+                                        confidence=self.confidence, random_state=self.bootstrap_random_state)
+            attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         raw = raw_score(r, ["neuroid"], dict(test_target.neuroid_coords))
         return make_score(center, np.nan, raw=raw, **attrs)

@@ -40,11 +40,11 @@ class SpanTimeCrossRegressedCorrelation(CrossRegressedCorrelation):
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
         if "time_bin" not in target.dims:
             raise DimensionError(f"target has no 'time_bin' dim (dims: {tuple(target.dims)})")
-        source_m = as_matrix(source, "source", stimulus_coord=self.stimulus_coord, time=True)
-        target_m = as_matrix(target, "target", stimulus_coord=self.stimulus_coord, time=True)
+        source_m = as_matrix(source, "source", stimulus_coord=self.comparison_coord, time=True)
+        target_m = as_matrix(target, "target", stimulus_coord=self.comparison_coord, time=True)
         if not np.array_equal(source_m.stimulus_ids, target_m.stimulus_ids):
             raise StimulusMismatchError(
-                f"source and target differ in {self.stimulus_coord!r}: e.g. "
+                f"source and target differ in {self.comparison_coord!r}: e.g. "
                 f"{np.setxor1d(source_m.stimulus_ids, target_m.stimulus_ids)[:5].tolist()}")
         Y3 = target_m.values  # (n, q, T)
         n, _, n_bins = Y3.shape

@@ -1,0 +1,45 @@
+"""Renamed keyword arguments: the old name keeps working for a while, with a ``DeprecationWarning``.
+
+Used wherever a public keyword was renamed to the project's name table (``CONTRIBUTING.md``)::
+
+    class CrossRegressedCorrelation(Metric):
+        @renamed_keywords(bootstrap_seed="bootstrap_random_state", stimulus_coord="comparison_coord")
+        def __init__(self, ..., bootstrap_random_state=0, comparison_coord="stimulus_id"): ...
+
+``inspect.signature`` (and with it ``get_params``) sees the new names only.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["renamed_keywords"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def renamed_keywords(**renames: str) -> Callable[[F], F]:
+    """Decorator: accept each old keyword (the argument name) in place of its new name (the value).
+
+    Passing an old name warns with a ``DeprecationWarning`` that names both and forwards the value; passing
+    both the old and the new name raises ``TypeError``. The mapping is kept as ``function.renamed_keywords``.
+    """
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in renames.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"{function.__qualname__}() got both {old!r} (deprecated) and {new!r}")
+                    warnings.warn(f"{function.__qualname__}(): keyword {old!r} is deprecated, use {new!r} "
+                                  "(same meaning)", DeprecationWarning, stacklevel=2)
+                    kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        wrapper.renamed_keywords = dict(renames)  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
