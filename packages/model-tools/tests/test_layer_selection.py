@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 import torch
 
 from model_tools.activations import ActivationsExtractor, ImagePreprocessing
@@ -116,3 +117,23 @@ def test_two_configurations_of_one_metric_are_two_cache_entries(tiny_net, small_
     assert again.get_params()["regression_kwargs"] == {"n_components": 2}
     selection.select("IT", assembly=target, metric=again, stimuli=small_stimulus_set)  # a cache hit, no new entry
     assert len(set(_selection_root().glob("*.json")) - before) == 2
+
+
+def test_benchmark_selection_needs_a_candidate_factory(tiny_net, small_stimulus_set):
+    # layer selection no longer builds ModelCommitments itself (they call it): the candidates come from the
+    # injected factory, and without one the benchmark path says what to pass
+    target = brain_data(tiny_net, small_stimulus_set, layer_index=1)
+    benchmark = SyntheticBenchmark(small_stimulus_set, target)
+    extractor = ActivationsExtractor(tiny_net, "tiny-nofactory", ImagePreprocessing(8))
+    with pytest.raises(ValueError, match="needs candidate_factory"):
+        LayerSelection("tiny-nofactory", extractor, ["0", "1"], cache=False).select("IT", benchmark)
+    model = ModelCommitment("tiny-nofactory", extractor, ["0", "1", "2"])
+    built = []
+
+    def factory(region, layer):
+        built.append((region, layer))
+        return model.single_layer_candidate(region, layer)
+
+    selection = LayerSelection("tiny-nofactory", extractor, ["0", "1", "2"], cache=False, candidate_factory=factory)
+    assert selection.select("IT", benchmark) == "1"
+    assert built == [("IT", "0"), ("IT", "1"), ("IT", "2")]

@@ -122,6 +122,11 @@ class ModelCommitment(BrainModel):
             "layers": list(self.layers), "region_layer_map": dict(self.region_layer_map),
             "visual_degrees": self._visual_degrees})
 
+    def single_layer_candidate(self, region: str, layer: str) -> ModelCommitment:
+        """This model with only ``layer``, committed to ``region`` (the candidates of layer selection)."""
+        return ModelCommitment(f"{self.identifier}-{layer}", self.activations_model, [layer],
+                               region_layer_map={region: layer}, visual_degrees=self._visual_degrees)
+
     # -- recordings -------------------------------------------------------------------------------------
     def commit_region(self, region: str) -> str:
         """The layer for ``region``: the committed one, or one chosen now by layer selection."""
@@ -131,7 +136,8 @@ class ModelCommitment(BrainModel):
         source = self.region_benchmarks.get(region)
         if source is None:
             raise UnmappedRegionError(region, self.identifier, sorted(self.layer_map))
-        selection = LayerSelection(self.identifier, self.activations_model, self.layers, self._visual_degrees)
+        selection = LayerSelection(self.identifier, self.activations_model, self.layers, self._visual_degrees,
+                                   candidate_factory=self.single_layer_candidate)
         if isinstance(source, tuple):
             layer = selection.select(region, assembly=source[0], metric=source[1])
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +18,9 @@ logger = logging.getLogger(__name__)
 
 
 def _assembly_digest(assembly: Any) -> str:
-    """brainio's content digest of an assembly; values, dims and coordinates hashed here if it is missing."""
-    try:
-        from brainio.digest import assembly_digest
-    except ImportError:
-        import hashlib
+    """brainio's content digest of an assembly (values, dims and coordinates)."""
+    from brainio.digest import assembly_digest
 
-        sha = hashlib.sha1(repr(assembly.dims).encode())
-        sha.update(np.ascontiguousarray(assembly.values).tobytes())
-        for name in sorted(assembly.coords):
-            sha.update(name.encode())
-            sha.update(np.asarray(assembly[name].values).astype(str).tobytes())
-        return sha.hexdigest()
     return assembly_digest(assembly)
 
 
@@ -54,6 +45,10 @@ class LayerSelection:
     cache : bool, default=None
         Cache the choice as JSON under ``$BRAINSCORE_HOME/layer_selection``; None follows
         ``RESULTCACHING_DISABLE``.
+    candidate_factory : callable or None, default=None
+        ``candidate_factory(region, layer)`` -> a BrainModel that records ``layer`` for ``region``; needed to
+        select on a benchmark (a :class:`~model_tools.brain_transformation.commitment.ModelCommitment` passes
+        its own). Selection on an assembly + metric does not use it.
 
     Attributes
     ----------
@@ -62,8 +57,10 @@ class LayerSelection:
     """
 
     def __init__(self, model_identifier: str, activations_model: Any, layers: Sequence[str],
-                 visual_degrees: float = 8, *, cache: bool | None = None):
+                 visual_degrees: float = 8, *, cache: bool | None = None,
+                 candidate_factory: Callable[[str, str], Any] | None = None):
         self.model_identifier = model_identifier
+        self.candidate_factory = candidate_factory
         self.activations_model = activations_model
         self.layers = layers
         self.visual_degrees = visual_degrees
@@ -100,11 +97,12 @@ class LayerSelection:
 
     # -- scoring ----------------------------------------------------------------------------------------
     def _score_benchmark(self, region: str, layer: str, benchmark: Any) -> float:
-        from model_tools.brain_transformation.commitment import ModelCommitment
-
-        candidate = ModelCommitment(f"{self.model_identifier}-{layer}", self.activations_model, [layer],
-                                    region_layer_map={region: layer}, visual_degrees=self.visual_degrees)
-        return score_value(benchmark(candidate))
+        if self.candidate_factory is None:
+            raise ValueError(
+                f"LayerSelection of model {self.model_identifier!r}: selecting on benchmark "
+                f"{getattr(benchmark, 'identifier', benchmark)!r} needs candidate_factory=(region, layer) -> "
+                "BrainModel, e.g. ModelCommitment(...).single_layer_candidate")
+        return score_value(benchmark(self.candidate_factory(region, layer)))
 
     def _score_assembly(self, assembly: Any, metric: Any, stimuli: Any) -> dict[str, float]:
         if stimuli is None:
