@@ -19,6 +19,7 @@ from brainscore_metrics.rdm import (
     RDMMetric,
     RDMSimilarity,
     correlation_distance_triangle,
+    metric_rdm,
     pair_indices,
     pattern_correlations,
     spearman_matrix,
@@ -312,3 +313,22 @@ def test_triangle_mask_marks_exactly_the_pairs_of_the_chosen_rows():
             labels[a, b] = 1.0 if a != b else 0.0
     expected = squareform(labels, checks=False).astype(bool)
     np.testing.assert_array_equal(triangle_mask(chosen, n), expected)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_metric_rdm_gives_the_metric_exactly_the_same_score(pair, dtype):
+    # the RSA benchmark computes the model RDM once (metric_rdm) and hands it to the metric: the score must equal
+    # the metric on the activations to the last bit, and the RDM must be 1 - np.corrcoef in sorted id order
+    source, target, ids, _ = pair
+    shuffled = np.random.default_rng(1).permutation(len(ids))
+    model = activations(source[shuffled].astype(dtype), ids[shuffled])
+    subjects = rdm_assembly(np.stack([1 - np.corrcoef(target), 1 - np.corrcoef(target[:, :4])]), ids,
+                            leading={"subject": ("subject", ["s1", "s2"])})
+    rdm = metric_rdm(model)
+    assert list(rdm["stimulus_id"].values) == sorted(ids)
+    np.testing.assert_allclose(rdm.values, 1 - np.corrcoef(source.astype(dtype).astype(np.float64)), rtol=0,
+                               atol=1e-6 if dtype == np.float32 else 1e-12)
+    np.testing.assert_array_equal(np.diagonal(rdm.values), 0)
+    direct, via_rdm = RDMMetric()(model, subjects), RDMMetric()(rdm, subjects)
+    assert float(via_rdm) == float(direct)
+    np.testing.assert_array_equal(np.asarray(via_rdm.attrs["raw"]), np.asarray(direct.attrs["raw"]))

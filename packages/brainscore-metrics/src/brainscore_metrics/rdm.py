@@ -46,7 +46,7 @@ from brainscore_metrics._rdm_kernels import (
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
 from brainscore_metrics.splits import aggregate_splits
 
-__all__ = ["RDM", "RDMCrossValidated", "RDMMetric", "RDMSimilarity", "correlation_distance_triangle",
+__all__ = ["RDM", "RDMCrossValidated", "RDMMetric", "RDMSimilarity", "correlation_distance_triangle", "metric_rdm",
            "pair_indices", "pattern_correlations", "spearman_matrix", "upper_triangles"]
 
 
@@ -150,6 +150,40 @@ def _bootstrap_attrs(score: Score, source: _Triangles, target: _Triangles, *, n_
                                                  random_state=random_state)
     score.attrs["ci_low"], score.attrs["ci_high"] = low, high
     score.attrs["ci_confidence"] = confidence
+
+
+def metric_rdm(activations, *, neuroid_dim: str = "neuroid", comparison_coord: str = "stimulus_id",
+               precision: str = "mixed", backend=None):
+    """The RDM that :class:`RDMMetric` computes from ``activations`` (same kernel, same numbers), as an assembly.
+
+    Handing it to the metric in place of the activations gives the same score to the last bit (the metric reads
+    back exactly these upper-triangle entries), so a caller that also needs the RDM (a report) computes it once.
+
+    Parameters
+    ----------
+    activations : assembly of dims presentation x neuroid
+    neuroid_dim, comparison_coord, precision, backend
+        As :class:`RDMMetric`.
+
+    Returns
+    -------
+    DataAssembly of shape (n_stimuli, n_stimuli), dims ``('presentation', 'presentation_right')``, rows and
+    columns in sorted ``comparison_coord`` order (coordinates ``<comparison_coord>`` and
+    ``<comparison_coord>_right``); 1 - Pearson r, diagonal 0, NaN for pairs with a constant pattern.
+    """
+    from brainio.assemblies import DataAssembly
+
+    triangles = _as_triangles(activations, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord,
+                              what="activations", precision=precision, backend=backend)
+    n = len(triangles.stimulus_ids)
+    matrix = np.zeros((n, n))
+    rows, columns = np.triu_indices(n, k=1)  # row-major: the order of the triangle
+    matrix[rows, columns] = triangles.values[0]
+    matrix[columns, rows] = triangles.values[0]
+    row_dim, column_dim = RDM_DIMS
+    ids = np.asarray(triangles.stimulus_ids)
+    return DataAssembly(matrix, dims=list(RDM_DIMS), coords={comparison_coord: (row_dim, ids),
+                                                             f"{comparison_coord}_right": (column_dim, ids)})
 
 
 class RDM:

@@ -51,11 +51,31 @@ def patterns_of(activations, stimulus_ids) -> np.ndarray:
 def rdm_of(activations, stimulus_ids) -> np.ndarray:
     """``1 - Pearson r`` between the response patterns of ``stimulus_ids`` (rows and columns in that order).
 
+    The RDM the ``rdm`` metric computes (:func:`brainscore_metrics.rdm.metric_rdm`), reordered.
+
     Returns
     -------
     ndarray of shape (n_stimuli, n_stimuli)
     """
-    return 1.0 - np.corrcoef(patterns_of(activations, stimulus_ids))
+    from brainscore_metrics.rdm import metric_rdm
+
+    patterns_of(activations, stimulus_ids)  # every id must be recorded (a BenchmarkDataError naming them)
+    return _in_order(metric_rdm(_only(activations, stimulus_ids)), stimulus_ids)
+
+
+def _only(activations, stimulus_ids):
+    """``activations`` restricted to the presentations of ``stimulus_ids``."""
+    wanted = set(stimulus_ids)
+    keep = [str(s) in wanted for s in activations["stimulus_id"].values]
+    return activations if all(keep) else activations.isel(presentation=np.flatnonzero(keep))
+
+
+def _in_order(rdm, stimulus_ids) -> np.ndarray:
+    """The values of an RDM assembly (rows/columns in sorted id order) in the order of ``stimulus_ids``."""
+    sorted_ids = [str(s) for s in rdm["stimulus_id"].values]
+    position = {stimulus_id: index for index, stimulus_id in enumerate(sorted_ids)}
+    order = [position[str(s)] for s in stimulus_ids]
+    return np.asarray(rdm.values)[np.ix_(order, order)]
 
 
 def subject_rdms_of(rdm_assembly, average_sessions: bool = True):
@@ -167,17 +187,25 @@ class RSABenchmark(BenchmarkBase):
         placed = place_on_screen(stimulus_set, target_visual_degrees=candidate.visual_degrees(),
                                  source_visual_degrees=self._visual_degrees)
         activations = squeeze_time_bin(candidate.look_at(placed, number_of_trials=self._number_of_trials))
+        from brainscore_metrics.rdm import RDMMetric, metric_rdm
+
         metric = self._similarity_metric
         if metric is None:
             from brainscore_vision import load_metric
 
             metric = load_metric("rdm")
-        raw = metric(activations, rdms)
+        if type(metric) is RDMMetric and metric.neuroid_dim == "neuroid" and metric.comparison_coord == "stimulus_id":
+            # the model RDM is computed once: the metric reads back exactly its triangle (same score to the bit)
+            model_rdm = metric_rdm(activations, precision=metric.precision, backend=metric.backend)
+            raw = metric(model_rdm, rdms)
+        else:  # another metric may not compute an RDM at all; the report's RDM is computed for the report
+            raw = metric(activations, rdms)
+            model_rdm = metric_rdm(activations)
         subjects = [str(s) for s in rdms["subject"].values]
         ceiling = self.ceiling
         score = ceil_score(raw, ceiling)
         # for reports: the model's RDM in the subjects' stimulus order, and the subjects' RDMs
-        score.attrs["model_rdm"] = rdm_of(activations, stimulus_ids).tolist()
+        score.attrs["model_rdm"] = _in_order(model_rdm, stimulus_ids).tolist()
         score.attrs["subject_rdms"] = [rdm.tolist() for rdm in np.asarray(rdms.values, dtype=np.float64)]
         score.attrs["rdm_subjects"] = subjects
         score.attrs["rdm_stimulus_ids"] = stimulus_ids
