@@ -58,5 +58,7 @@ def test_model_on_kriegeskorte2008_rdm(model_identifier, kriegeskorte_raw):
     ceiling = np.mean([spearman_upper(subject, subjects.mean(0)) for subject in subjects])
     assert float(score.attrs["raw"]) == pytest.approx(raw, abs=1e-4)
     assert float(score) == pytest.approx(raw / ceiling, abs=2e-4)
-    np.testing.assert_allclose(np.asarray(score.attrs["model_rdm"]), model_rdm, atol=1e-6)
+    # the report's RDM is the one the metric scored (float32 sources: float32 block products summed in float64,
+    # precision='mixed'); against a float64 np.corrcoef of the same features it agrees to ~2e-6 (measured)
+    np.testing.assert_allclose(np.asarray(score.attrs["model_rdm"]), model_rdm, atol=1e-5)
     print(f"{model_identifier} Kriegeskorte2008.hIT-rdm: raw {raw:.4f} ceiling {ceiling:.4f} score {raw / ceiling:.4f}")

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from brainscore_core.score import score_value
+from brainscore_core.scoring import model_layers  # the one definition, re-exported for the CLI
 
 __all__ = ["format_table", "model_layers", "score_row", "store_arguments", "table_row", "to_float"]
 
@@ -58,22 +59,6 @@ def table_row(result: dict[str, Any]) -> dict[str, Any]:
             "layers": ", ".join(f"{region}: {layer}" for region, layer in layers.items()) or "-",
             "elapsed": to_float(result.get("elapsed_s")),
             "status": result.get("status", "ok")}
-
-
-def model_layers(model) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
-    """The model's committed region -> layer map and its layer-selection profiles.
-
-    Returns
-    -------
-    (dict of str to str, dict of str to dict of str to float)
-        ``model.layer_map`` (else ``model.region_layer_map``) and ``model.layer_scores``
-        (``{region: {layer: score}}``, set by model-tools when layer selection ran); empty when absent.
-    """
-    layer_map = getattr(model, "layer_map", None) or getattr(model, "region_layer_map", None) or {}
-    layer_scores = getattr(model, "layer_scores", None) or {}
-    profiles = {str(region): {str(layer): to_float(value) for layer, value in dict(scores).items()}
-                for region, scores in dict(layer_scores).items() if scores}
-    return {str(region): str(layer) for region, layer in dict(layer_map).items()}, profiles
 
 
 def store_arguments(result, *, model, benchmark, model_identifier: str, benchmark_identifier: str,
