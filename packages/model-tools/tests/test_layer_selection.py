@@ -137,3 +137,19 @@ def test_benchmark_selection_needs_a_candidate_factory(tiny_net, small_stimulus_
     selection = LayerSelection("tiny-nofactory", extractor, ["0", "1", "2"], cache=False, candidate_factory=factory)
     assert selection.select("IT", benchmark) == "1"
     assert built == [("IT", "0"), ("IT", "1"), ("IT", "2")]
+
+
+def test_metric_parameters_enter_the_key_in_a_run_independent_form():
+    # functions and nested metrics are named by import path and parameters, never by a repr holding a memory
+    # address (which would give a new key, and a new cache entry, in every run)
+    from brainscore_metrics.behavior.threshold import Threshold
+    from brainscore_metrics.properties.ks_similarity import KSSimilarity, PropertyCeiling
+    from model_tools.digest import parameters_document
+
+    document = parameters_document({"threshold": Threshold("vernier_offset").get_params(),
+                                    "ceiling": PropertyCeiling(KSSimilarity("surround_suppression")).get_params(),
+                                    "array": np.arange(3), "scalar": np.float32(0.5)})
+    assert "0x" not in json.dumps(document)
+    assert document["threshold"]["fit_function"] == "brainscore_metrics.behavior.threshold.psychometric_cum_gauss"
+    assert document["ceiling"]["similarity_metric"]["params"]["property_name"] == "surround_suppression"
+    assert document["array"] == [0, 1, 2] and document["scalar"] == 0.5

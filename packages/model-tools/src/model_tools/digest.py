@@ -31,6 +31,30 @@ def json_digest(payload: Mapping[str, Any]) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
+def parameters_document(value: Any) -> Any:
+    """A JSON form of a parameter value that is the same in every run: mappings and sequences recursively, an
+    object with ``get_params()`` (a metric, a ceiling, an estimator) as its class and parameters, a function or
+    class as its import path, numpy values as lists. Anything else is written with ``str`` (as
+    :func:`json_digest` would)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): parameters_document(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [parameters_document(item) for item in value]
+    if callable(getattr(value, "get_params", None)) and not isinstance(value, type):
+        return {"class": _import_path(type(value)), "params": parameters_document(value.get_params())}
+    if isinstance(value, type) or callable(value) and hasattr(value, "__qualname__"):
+        return _import_path(value)
+    if hasattr(value, "tolist") and hasattr(value, "dtype"):  # numpy scalars and arrays
+        return value.tolist()
+    return str(value)
+
+
+def _import_path(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', type(obj).__qualname__)}"
+
+
 def weights_digest(model: Any) -> str:
     """sha1 hex over a module's ``state_dict``: names, dtypes, shapes and raw bytes (buffers included).
 

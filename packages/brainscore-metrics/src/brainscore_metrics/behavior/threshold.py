@@ -158,6 +158,12 @@ class Threshold(Metric):
     fit_function, fit_inverse_function : callable, default cumulative Gaussian and its inverse
     threshold_accuracy : 'inflection' or float, default='inflection'
     required_accuracy : float, default=0.6
+
+    Attributes
+    ----------
+    threshold_accuracy_ : float
+        The inflection accuracy of the first successful fit when ``threshold_accuracy='inflection'``; later calls
+        read their thresholds at it (Brain-Score's behaviour).
     """
 
     def __init__(self, independent_variable: str, fit_function=psychometric_cum_gauss,
@@ -195,6 +201,12 @@ class Threshold(Metric):
         chosen = np.asarray(probabilities["choice"].values)[np.argmax(probabilities.values, axis=1)]
         return (chosen == np.asarray(probabilities["image_label"].values)).astype(float)
 
+    def resolved_threshold_accuracy(self):
+        """The accuracy a threshold is read at: ``threshold_accuracy``, or once a fit has resolved
+        ``'inflection'``, that fit's inflection accuracy (``threshold_accuracy_``). The constructor parameter
+        itself is never changed, so ``get_params()`` stays what was passed."""
+        return getattr(self, "threshold_accuracy_", self.threshold_accuracy)
+
     def compute_threshold(self, source):
         """The model's threshold in units of the independent variable, or ``'fit_fail'``."""
         if self.independent_variable not in source.coords:
@@ -209,10 +221,11 @@ class Threshold(Metric):
         params, r2 = fit_psychometric(x, y)
         if params is None or not r2 >= 0.4:
             return FIT_FAIL
-        if self.threshold_accuracy == "inflection":
+        accuracy = self.resolved_threshold_accuracy()
+        if accuracy == "inflection":  # the first fit's inflection accuracy is kept for later calls (Brain-Score's)
             low, high = self.fit_function(np.min(x), *params), self.fit_function(np.max(x), *params)
-            self.threshold_accuracy = float(low + (high - low) / 2)
-        threshold = float(self.fit_inverse_function(self.threshold_accuracy, *params))
+            accuracy = self.threshold_accuracy_ = float(low + (high - low) / 2)
+        threshold = float(self.fit_inverse_function(accuracy, *params))
         if np.isnan(threshold) or threshold > np.max(x):
             return FIT_FAIL
         return threshold
@@ -246,7 +259,7 @@ class ThresholdElevation(Threshold):
             baseline = Threshold(self.independent_variable, threshold_accuracy=self.threshold_accuracy,
                                  required_accuracy=self.required_baseline_accuracy)
             baseline_threshold = baseline.compute_threshold(source[self.baseline_condition])
-            test = Threshold(self.independent_variable, threshold_accuracy=baseline.threshold_accuracy,
+            test = Threshold(self.independent_variable, threshold_accuracy=baseline.resolved_threshold_accuracy(),
                              required_accuracy=self.required_test_accuracy)  # the baseline's inflection accuracy
             test_threshold = test.compute_threshold(source[self.test_condition])
             if FIT_FAIL in (baseline_threshold, test_threshold):

@@ -12,7 +12,7 @@ import numpy as np
 from brainio.records import read_record, write_record
 from brainscore_core.score import score_value  # the one definition of a score's value
 from model_tools.activations.cache import caching_enabled
-from model_tools.digest import json_digest, weights_digest
+from model_tools.digest import json_digest, parameters_document, weights_digest
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +128,8 @@ class LayerSelection:
             target = {"assembly": _assembly_digest(assembly),
                       "metric": getattr(metric, "identifier", f"{type(metric).__module__}.{type(metric).__qualname__}"),
                       # two configurations of one metric class (e.g. PLS with 10 or 25 components) are two choices
-                      "metric_params": metric.get_params() if callable(getattr(metric, "get_params", None)) else None}
+                      "metric_params": (parameters_document(metric.get_params())
+                                        if callable(getattr(metric, "get_params", None)) else None)}
         return json_digest({
             "model": self.model_identifier,
             "weights": weights_digest(model) if model is not None else None,
