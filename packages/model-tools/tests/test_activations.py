@@ -124,6 +124,29 @@ def test_reference_style_wrapper_and_plain_callable_preprocessing_agree(tiny_net
     np.testing.assert_allclose(plain(image_files, ["2"]).values, expected.values, rtol=1e-6, atol=1e-6)
 
 
+def test_wrapper_image_size_reads_back_and_a_contradiction_warns(tiny_net):
+    import functools
+    import warnings
+
+    from model_tools.activations import PytorchWrapper, load_preprocess_images
+
+    standard = PytorchWrapper(model=tiny_net, preprocessing=functools.partial(load_preprocess_images, image_size=8),
+                              identifier="tiny", cache=False)
+    assert standard.image_size == 8  # from the preprocessing
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        standard.image_size = 8  # agrees: silent
+    with pytest.warns(UserWarning, match="image_size = 224 was assigned, but its preprocessing resizes images to 8"):
+        standard.image_size = 224
+    assert standard.image_size == 8  # the preprocessing decides
+
+    custom = PytorchWrapper(model=tiny_net, preprocessing=lambda paths: load_preprocess_images(paths, image_size=8),
+                            identifier="tiny", cache=False)
+    assert custom.image_size is None
+    custom.image_size = 8  # a plain callable says nothing of its size: the declaration is what there is
+    assert custom.image_size == 8
+
+
 def test_values_do_not_depend_on_freed_memory_reuse(tiny_net, image_files):
     kept = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=True)
     plain = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=False)
