@@ -170,3 +170,41 @@ def test_row_parts_cover_the_batch_without_empty_parts():
     assert _row_parts(5, 2) == [(0, 2), (2, 5)]  # numpy rounds half to even: 2.5 -> 2
     assert _row_parts(1, 2) == [(0, 1)]
     assert _row_parts(3, 1) == [(0, 3)]
+
+
+def test_row_target_allocates_on_the_first_batch_and_writes_entries_in_the_background(tmp_path):
+    # the object _run's batch loop feeds: widths known from the first batch, rows placed by batch, and with a
+    # cache the same rows end up in the committed entry through the double-buffered background writer
+    from model_tools.activations.cache import ActivationsCache
+    from model_tools.activations.rows import RowTarget
+
+    batches = [torch.arange(12, dtype=torch.float32).reshape(3, 2, 2) + 100 * b for b in range(3)]  # 3 rows each
+    expected = np.concatenate([batch.reshape(3, -1).numpy() for batch in batches])
+    wide = np.concatenate([expected, expected[:, :1] * 2], axis=1)
+
+    def feed(target):
+        with target.writing():
+            for b, batch in enumerate(batches):
+                target.start_batch(3 * b, 3 * b + 3, wait_for_writes=b % 2 == 0)
+                target.sink("x", batch)
+                target.sink("y", batch[:, :1, :1] * 2)
+                target.end_batch()
+            target.wait_for_writes()
+        return target.finish()
+
+    values, widths = feed(RowTarget(["x", "y"], 9, identifier="toy"))
+    assert widths == {"x": 4, "y": 1}
+    np.testing.assert_array_equal(values, wide)
+
+    cache = ActivationsCache(tmp_path)
+    keys = {"x": "kx", "y": "ky"}
+    target = RowTarget(["x", "y"], 9, identifier="toy", batch_size=3, write_parts=2, cache=cache, base="ab" * 20,
+                       keys=keys)
+    assert feed(target) == (None, {"x": 4, "y": 1})
+    located = cache.locate(keys, 9)
+    np.testing.assert_array_equal(cache.load([located["x"], located["y"]]), wide)
+
+    silent = RowTarget(["x", "z"], 9, identifier="toy")
+    silent.sink("x", batches[0])
+    with pytest.raises(RuntimeError, match=r"layers \['z'\] of model 'toy' produced no output"):
+        silent.end_batch()
