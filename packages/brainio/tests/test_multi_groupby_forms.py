@@ -39,8 +39,10 @@ def test_every_reduction_honours_dim(grid):
     assert grouped.min("b").values.tolist() == [0, 7, 14]
     assert grouped.sum(...).values.tolist() == [21, 70, 119]
     assert grouped.count(...).values.tolist() == [7, 7, 7]
-    # one row per group: the within-group variance is 0 everywhere, averaged over b stays 0
-    assert grouped.var(...).values.tolist() == [0.0, 0.0, 0.0]
+    # one row per group, reduced jointly with b: each group's variance is that of 7 consecutive integers,
+    # ((-3)^2 + (-2)^2 + (-1)^2 + 0 + 1 + 4 + 9) / 7 = 4 (it was an average of per-column variances, 0, before)
+    assert grouped.var(...).values.tolist() == [4.0, 4.0, 4.0]
+    assert grouped.std("b").values.tolist() == [2.0, 2.0, 2.0]
     assert grouped.median(...).values.tolist() == [3.0, 10.0, 17.0]
 
 
@@ -55,3 +57,34 @@ def test_two_coordinates_keep_the_dimension():
     assert result.values.tolist() == [[2.5, 3.5, 4.5], [8.5, 9.5, 10.5], [14.5, 15.5, 16.5]]
     assert result["up"].values.tolist() == ["alpha", "beta", "beta"]
     assert result["down"].values.tolist() == [1, 1, 2]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "count", "var", "std", "max", "min", "median"])
+@pytest.mark.parametrize("dim", [None, ..., "a", ["a", "b"], "b"])
+def test_reductions_match_xarray_groupby(reduction, dim):
+    # several rows per group and NaN values: ``dim`` reduces the named dims jointly with the grouped one, as
+    # xarray's groupby(coord).<reduction>([grouped dim, *dims]) does (not a mean of per-column results)
+    import warnings
+
+    import xarray as xr
+
+    values = np.random.default_rng(0).normal(size=(6, 4))
+    values[1, 2] = values[4, 0] = np.nan
+    coords = {"greek": ("a", ["x", "y", "x", "z", "y", "x"]), "b": ("b", list(range(4))),
+              "colors": ("b", list("rgbk"))}
+    ours = getattr(DataAssembly(values, coords=coords, dims=("a", "b")).multi_groupby(["greek"]), reduction)
+    result = ours() if dim is None else ours(dim)
+    joint = ["a", "b"] if dim in (..., "b", ["a", "b"]) else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices are none here; numpy's median warns anyway
+        plain = getattr(xr.DataArray(values, coords=coords, dims=("a", "b")).groupby("greek"), reduction)
+        expected = plain(joint) if joint else plain()
+    assert result.dims == expected.dims
+    np.testing.assert_allclose(result.values, expected.values, rtol=1e-12)
+    assert result["greek"].values.tolist() == expected["greek"].values.tolist()
+    assert ("colors" in result.coords) == ("colors" in expected.coords)
+
+
+def test_an_unknown_dim_is_an_error(grid):
+    with pytest.raises(ValueError, match="not in the assembly's dims"):
+        grid.multi_groupby(["greek"]).std("presentation")

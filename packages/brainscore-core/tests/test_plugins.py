@@ -332,3 +332,24 @@ def test_errors_survive_pickling():
     duplicate = DuplicateIdentifierError("model", "m", first, PluginInfo("model", "m", "b", "2", "mod_b"))
     restored = pickle.loads(pickle.dumps(duplicate))
     assert str(restored) == str(duplicate) and restored.first == first
+
+
+def test_registry_and_domain_use_only_each_others_public_interface():
+    # _registry.Registry and plugins.Domain talk through public methods (registered_origins, store,
+    # ensure_loaded, register_factory, ...): a private member is read only on self/cls, never on the other object
+    import ast
+    from pathlib import Path
+
+    import brainscore_core
+
+    allowed = {("sys", "_getframe")}
+    crossings = []
+    for name in ("_registry.py", "plugins.py"):
+        tree = ast.parse((Path(brainscore_core.__file__).parent / name).read_text())
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+                continue
+            owner = node.value.id if isinstance(node.value, ast.Name) else None
+            if owner not in ("self", "cls") and (owner, node.attr) not in allowed:
+                crossings.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert crossings == []

@@ -124,6 +124,29 @@ def test_reference_style_wrapper_and_plain_callable_preprocessing_agree(tiny_net
     np.testing.assert_allclose(plain(image_files, ["2"]).values, expected.values, rtol=1e-6, atol=1e-6)
 
 
+def test_wrapper_image_size_reads_back_and_a_contradiction_warns(tiny_net):
+    import functools
+    import warnings
+
+    from model_tools.activations import PytorchWrapper, load_preprocess_images
+
+    standard = PytorchWrapper(model=tiny_net, preprocessing=functools.partial(load_preprocess_images, image_size=8),
+                              identifier="tiny", cache=False)
+    assert standard.image_size == 8  # from the preprocessing
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        standard.image_size = 8  # agrees: silent
+    with pytest.warns(UserWarning, match="image_size = 224 was assigned, but its preprocessing resizes images to 8"):
+        standard.image_size = 224
+    assert standard.image_size == 8  # the preprocessing decides
+
+    custom = PytorchWrapper(model=tiny_net, preprocessing=lambda paths: load_preprocess_images(paths, image_size=8),
+                            identifier="tiny", cache=False)
+    assert custom.image_size is None
+    custom.image_size = 8  # a plain callable says nothing of its size: the declaration is what there is
+    assert custom.image_size == 8
+
+
 def test_values_do_not_depend_on_freed_memory_reuse(tiny_net, image_files):
     kept = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=True)
     plain = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), cache=False, reuse_memory=False)
@@ -147,3 +170,41 @@ def test_row_parts_cover_the_batch_without_empty_parts():
     assert _row_parts(5, 2) == [(0, 2), (2, 5)]  # numpy rounds half to even: 2.5 -> 2
     assert _row_parts(1, 2) == [(0, 1)]
     assert _row_parts(3, 1) == [(0, 3)]
+
+
+def test_row_target_allocates_on_the_first_batch_and_writes_entries_in_the_background(tmp_path):
+    # the object _run's batch loop feeds: widths known from the first batch, rows placed by batch, and with a
+    # cache the same rows end up in the committed entry through the double-buffered background writer
+    from model_tools.activations.cache import ActivationsCache
+    from model_tools.activations.rows import RowTarget
+
+    batches = [torch.arange(12, dtype=torch.float32).reshape(3, 2, 2) + 100 * b for b in range(3)]  # 3 rows each
+    expected = np.concatenate([batch.reshape(3, -1).numpy() for batch in batches])
+    wide = np.concatenate([expected, expected[:, :1] * 2], axis=1)
+
+    def feed(target):
+        with target.writing():
+            for b, batch in enumerate(batches):
+                target.start_batch(3 * b, 3 * b + 3, wait_for_writes=b % 2 == 0)
+                target.sink("x", batch)
+                target.sink("y", batch[:, :1, :1] * 2)
+                target.end_batch()
+            target.wait_for_writes()
+        return target.finish()
+
+    values, widths = feed(RowTarget(["x", "y"], 9, identifier="toy"))
+    assert widths == {"x": 4, "y": 1}
+    np.testing.assert_array_equal(values, wide)
+
+    cache = ActivationsCache(tmp_path)
+    keys = {"x": "kx", "y": "ky"}
+    target = RowTarget(["x", "y"], 9, identifier="toy", batch_size=3, write_parts=2, cache=cache, base="ab" * 20,
+                       keys=keys)
+    assert feed(target) == (None, {"x": 4, "y": 1})
+    located = cache.locate(keys, 9)
+    np.testing.assert_array_equal(cache.load([located["x"], located["y"]]), wide)
+
+    silent = RowTarget(["x", "z"], 9, identifier="toy")
+    silent.sink("x", batches[0])
+    with pytest.raises(RuntimeError, match=r"layers \['z'\] of model 'toy' produced no output"):
+        silent.end_batch()

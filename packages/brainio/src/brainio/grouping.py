@@ -61,6 +61,12 @@ class MultiGroupBy:
     combination of the group coordinates (sorted), labelled by those coordinates; other coordinates of
     the grouped dimension are dropped. NaN labels count as equal.
 
+    Every reduction takes ``dim``: the grouped dimension is always reduced, and the further dimensions that
+    ``dim`` names (``...`` for all) are reduced jointly with it, as xarray's
+    ``assembly.groupby(coord).<reduction>([grouped dim, *dims])`` does: a group's variance over ``dim='b'`` is
+    the variance of all its values across the grouped dimension and ``b``, not an average of per-column
+    variances. Coordinates on a reduced dimension are dropped.
+
     Parameters
     ----------
     assembly : DataArray
@@ -76,36 +82,55 @@ class MultiGroupBy:
         self.coord_names = [coord_names] if isinstance(coord_names, str) else list(coord_names)
         self.keep_dim = keep_dim
 
-    def _prepare(self):
+    def _prepare(self, dim: Any):
+        """The flattened assembly, the grouped dimension, the further dimensions to reduce, and the data as
+        a matrix of shape (grouped x reduced positions, kept positions) with the group code of every row."""
         assembly = flatten_indexes(self.assembly)
         dims = {name: assembly[name].dims for name in self.coord_names}
         group_dims = set(dims.values())
         if len(group_dims) != 1 or len(next(iter(group_dims))) != 1:
             raise ValueError(f"multi_groupby coordinates must all lie on one dimension, got {dims}")
-        dim = next(iter(group_dims))[0]
+        group_dim = next(iter(group_dims))[0]
         codes, first = group_codes([assembly[name].values for name in self.coord_names])
-        return assembly, dim, codes, first
+        reduced = self._other_dims(dim, assembly.dims, group_dim)
+        kept = [d for d in assembly.dims if d != group_dim and d not in reduced]
+        data = np.asarray(assembly.transpose(group_dim, *reduced, *kept).values)
+        n_reduced = int(np.prod([assembly.sizes[d] for d in reduced], dtype=np.int64))
+        matrix = data.reshape((data.shape[0] * n_reduced,) + data.shape[1 + len(reduced):])
+        return assembly, group_dim, reduced, kept, np.repeat(codes, n_reduced), first, matrix
 
-    def _wrap(self, assembly, dim, first, values, axis_order):
+    def _other_dims(self, dim: Any, dims: Sequence[Hashable], group_dim: Hashable) -> list:
+        """Dims besides the grouped one that ``dim`` names (``...``: all of them), in the assembly's order."""
+        if dim is Ellipsis:
+            named = set(dims)
+        else:
+            named = {dim} if isinstance(dim, str) else set(dim or [])
+        named -= {group_dim, self.coord_names[0]}  # the grouped dim, before or after a single-coordinate rename
+        unknown = named - set(dims)
+        if unknown:
+            raise ValueError(f"multi_groupby({self.coord_names}): dim {sorted(map(str, unknown))} not in the "
+                             f"assembly's dims {tuple(dims)}")
+        return [d for d in dims if d in named]
+
+    def _wrap(self, assembly, group_dim, reduced, kept, first, values):
         # one coordinate groups as xarray's (and Brain-Score's) ``groupby(coord)`` does: the grouped dimension is
         # named after the coordinate; several coordinates keep the dimension and label it with all of them
-        single = not self.keep_dim and len(self.coord_names) == 1 and self.coord_names[0] != dim
-        new_dim = self.coord_names[0] if single else dim
+        single = not self.keep_dim and len(self.coord_names) == 1 and self.coord_names[0] != group_dim
+        new_dim = self.coord_names[0] if single else group_dim
         coords = {}
         for name, dims, coord_values in walk_coords(assembly):
-            if dim not in dims:
+            if any(d in reduced for d in dims):
+                continue
+            if group_dim not in dims:
                 coords[name] = (dims, coord_values)
             elif name in self.coord_names:
                 coords[name] = (new_dim, coord_values[first])
-        order = [new_dim if d == dim else d for d in axis_order]
-        result = type(self.assembly)(values, coords=coords, dims=order, name=assembly.name,
+        result = type(self.assembly)(values, coords=coords, dims=[new_dim, *kept], name=assembly.name,
                                      attrs=dict(assembly.attrs))
-        return result.transpose(*[new_dim if d == dim else d for d in assembly.dims])
+        return result.transpose(*[new_dim if d == group_dim else d for d in assembly.dims if d not in reduced])
 
-    def _grouped(self, kind: str, skipna: bool | None, ddof: int = 0):
-        assembly, dim, codes, first = self._prepare()
-        axis_order = [dim] + [d for d in assembly.dims if d != dim]
-        data = np.asarray(assembly.transpose(*axis_order).values)
+    def _grouped(self, kind: str, dim: Any, skipna: bool | None, ddof: int = 0):
+        assembly, group_dim, reduced, kept, codes, first, data = self._prepare(dim)
         rest_shape = data.shape[1:]
         flat = data.reshape(data.shape[0], -1)
         n_groups = len(first)
@@ -153,64 +178,47 @@ class MultiGroupBy:
                             result = np.sqrt(result)
             out[:, begin:begin + step] = result.T
         values = out.reshape((n_groups,) + rest_shape)
-        return self._wrap(assembly, dim, first, values, axis_order)
+        return self._wrap(assembly, group_dim, reduced, kept, first, values)
 
-
-    def mean(self, dim: Any = None, skipna: bool | None = None, **kwargs: Any):
-        """Mean within each group (NaN skipped for floats unless ``skipna=False``); other dims named in ``dim``
-        (``...`` for all) are averaged afterwards."""
-        return self._finish(self._grouped("mean", skipna), dim, "mean", skipna=skipna, **kwargs)
-
-    def _group_dim(self) -> Hashable:
-        return self.assembly[self.coord_names[0]].dims[0]
-
-    def _finish(self, result, dim, how: str, **kwargs: Any):
-        other = self._other_dims(dim, result)
-        return getattr(result, how)(dim=other, **kwargs) if other else result
+    def mean(self, dim: Any = None, skipna: bool | None = None):
+        """Mean within each group (NaN skipped for floats unless ``skipna=False``)."""
+        return self._grouped("mean", dim, skipna)
 
     def sum(self, dim: Any = None, skipna: bool | None = None):
-        """Sum within each group; other dims named in ``dim`` (``...`` for all) are then summed too."""
-        return self._finish(self._grouped("sum", skipna), dim, "sum")
+        """Sum within each group."""
+        return self._grouped("sum", dim, skipna)
 
     def count(self, dim: Any = None):
-        """Number of non-NaN values within each group; other dims named in ``dim`` are then summed."""
-        return self._finish(self._grouped("count", True), dim, "sum")
+        """Number of non-NaN values within each group."""
+        return self._grouped("count", dim, True)
 
     def var(self, dim: Any = None, skipna: bool | None = None, ddof: int = 0):
-        """Variance within each group (``ddof`` as in numpy, default=0); other dims in ``dim`` are then averaged."""
-        return self._finish(self._grouped("var", skipna, ddof), dim, "mean")
+        """Variance within each group (``ddof`` as in numpy, default=0)."""
+        return self._grouped("var", dim, skipna, ddof)
 
     def std(self, dim: Any = None, skipna: bool | None = None, ddof: int = 0):
-        """Standard deviation within each group (``ddof`` default=0); other dims in ``dim`` are then averaged."""
-        return self._finish(self._grouped("std", skipna, ddof), dim, "mean")
+        """Standard deviation within each group (``ddof`` default=0)."""
+        return self._grouped("std", dim, skipna, ddof)
 
-    def _other_dims(self, dim, result=None) -> list:
-        """Dims besides the grouped one that ``dim`` names; ``...`` names all of them."""
-        group_dims = {self._group_dim(), self.coord_names[0]}  # before and after a single-coordinate rename
-        if dim is Ellipsis:
-            return [d for d in (result.dims if result is not None else self.assembly.dims) if d not in group_dims]
-        return [d for d in ([dim] if isinstance(dim, str) else (dim or [])) if d not in group_dims]
-
-    def reduce(self, func: Callable, dim=None, **kwargs: Any):
-        """Apply ``func(group_values, axis=0, **kwargs)`` to each group (a loop over groups, not rows); other dims
-        named in ``dim`` (``...`` for all) are then reduced with ``func`` as well."""
-        assembly, group_dim, codes, first = self._prepare()
-        axis_order = [group_dim] + [d for d in assembly.dims if d != group_dim]
-        data = np.asarray(assembly.transpose(*axis_order).values)
+    def reduce(self, func: Callable, dim: Any = None, **kwargs: Any):
+        """Apply ``func(group_values, axis=0, **kwargs)`` to each group (a loop over groups, not rows);
+        ``group_values`` has the group's entries of the grouped and the reduced dims on its first axis."""
+        assembly, group_dim, reduced, kept, codes, first, data = self._prepare(dim)
         order = np.argsort(codes, kind="stable")
         pieces = np.split(data[order], np.searchsorted(codes[order], np.arange(1, len(first))))
         values = np.stack([np.asarray(func(piece, axis=0, **kwargs)) for piece in pieces])
-        result = self._wrap(assembly, group_dim, first, values, axis_order)
-        other = self._other_dims(dim, result)
-        return result.reduce(func, dim=other) if other else result
+        return self._wrap(assembly, group_dim, reduced, kept, first, values)
 
-    def max(self, dim=None, **kwargs):
+    def max(self, dim: Any = None, **kwargs: Any):
+        """Largest value within each group (NaN skipped)."""
         return self.reduce(np.nanmax, dim, **kwargs)
 
-    def min(self, dim=None, **kwargs):
+    def min(self, dim: Any = None, **kwargs: Any):
+        """Smallest value within each group (NaN skipped)."""
         return self.reduce(np.nanmin, dim, **kwargs)
 
-    def median(self, dim=None, **kwargs):
+    def median(self, dim: Any = None, **kwargs: Any):
+        """Median within each group (NaN skipped)."""
         return self.reduce(np.nanmedian, dim, **kwargs)
 
 

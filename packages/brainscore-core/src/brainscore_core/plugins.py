@@ -175,7 +175,8 @@ model_registry : Registry
         """
         self.ensure_loaded()
         kinds = KINDS if kind is None else (normalize_kind(kind),)
-        return [self._registries[k]._sources[i] for k in kinds for i in sorted(self._registries[k]._sources)]
+        return [info for k in kinds
+                for info in sorted(self._registries[k].registered_origins(), key=lambda info: info.identifier)]
 
     def exports(self) -> dict[str, Any]:
         """Names a domain package re-exports: the six registries, ``load_*``, ``score``, ``list_plugins``."""
@@ -337,5 +338,5 @@ model_registry : Registry
                     self.register_factory(kind, identifier, factory, module=source.module, source=source)
 
     def __repr__(self) -> str:
-        counts = ", ".join(f"{kind}={len(r._factories)}" for kind, r in self._registries.items())
+        counts = ", ".join(f"{kind}={len(r.registered_origins())}" for kind, r in self._registries.items())
         return f"Domain({self.entry_point_group!r}; {self._state}; {counts})"

@@ -10,6 +10,7 @@ import numpy as np
 import xarray as xr
 
 from brainio.assemblies import DataAssembly
+from brainio.coords import merge_data_arrays
 
 __all__ = ["Score", "score_center", "score_center_error", "score_value"]
 
@@ -108,11 +109,6 @@ class Score(DataAssembly):
         """
         if not scores:
             raise ValueError("Score.merge needs at least one score")
-        try:
-            from brainio.assemblies import merge_data_arrays
-        except ImportError:  # brainio keeps its coordinate helpers in brainio.coords
-            from brainio.coords import merge_data_arrays
-
         merged = merge_data_arrays([_without_attrs(score) for score in scores])
         result = cls(merged)
         raws = [score.attrs[cls.RAW_VALUES_KEY] for score in scores

@@ -35,12 +35,9 @@ def _store_label(results_url: str | None) -> str:
     """The store's URL for the page footer, password hidden."""
     url = results_url
     if not url:
-        try:
-            from brainscore_core.results import default_url
+        from brainscore_core.results import default_url
 
-            url = default_url()
-        except ImportError:
-            return "the default results store"
+        url = default_url()
     try:
         import sqlalchemy
 

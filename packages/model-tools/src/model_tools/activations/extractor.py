@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,6 +18,7 @@ from model_tools.activations.hooks import LayerRecorder, resolve_layers, unique
 from model_tools.activations.inputs import Stimuli, as_stimuli
 from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
+from model_tools.activations.rows import RowTarget, _row_parts  # noqa: F401  (_row_parts: its old home)
 from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
 from model_tools.errors import StimulusError
 
@@ -36,12 +36,6 @@ def _decode_between_passes(overlap_decoding: bool | None, device: Any) -> bool:
     if overlap_decoding is not None:
         return not overlap_decoding
     return str(device).startswith("cpu") and cores_left_by_torch() == 0
-
-
-def _row_parts(rows: int, parts: int) -> list[tuple[int, int]]:
-    """``parts`` contiguous (start, stop) ranges covering ``range(rows)``, none empty."""
-    bounds = np.linspace(0, rows, min(parts, rows) + 1).round().astype(int).tolist()
-    return list(zip(bounds[:-1], bounds[1:]))
 
 
 def _callable_fields(function: Any) -> dict[str, Any]:
@@ -221,124 +215,35 @@ class ActivationsExtractor:
         written into the new entry's file after each forward pass (positioned writes by background threads;
         a non-streaming reduction writes through the entry's map instead); the entry is committed at the end
         and None is returned in place of the array (read the entry back); an exception leaves no entry.
+        See :class:`~model_tools.activations.rows.RowTarget`.
         """
         import torch
 
+        from brainscore_core.progress import progress
+
         modules = resolve_layers(self.model, layers, self.identifier)
-        reduction = self.reduction
-        streaming = reduction is None or reduction.streaming
-        count = len(stimuli)
-        window = {"start": 0, "stop": 0}
-        held: dict[str, np.ndarray] = {}  # first batch when streaming, every full layer otherwise
-        target: dict[str, Any] = {}  # "values" and "columns" once allocated
-        writer = None
-        spares: deque = deque()  # row buffers free to fill (cache on, streaming)
-        pending: deque = deque()  # (buffer, write job) handed to the background writer
-
-        def allocate(widths: dict[str, int]) -> None:
-            nonlocal writer
-            if cache is not None:
-                attrs = {"model_identifier": self.identifier, "activations_key": base,
-                         "cache_format": CACHE_FORMAT_VERSION}
-                writer = cache.new_entry(base, count, widths, attrs)
-                target["columns"] = writer.columns
-                if streaming:  # batches of whole rows in memory, written to the entry in the background
-                    rows = min(count, max(1, int(self.batch_size)))
-                    spares.extend(np.empty((rows, writer.shape[1]), dtype=np.float32) for _ in range(2))
-                    target["values"] = spares.popleft()
-                    target["buffered"] = True
-                else:
-                    target["values"] = writer.values
-            else:
-                bounds = np.cumsum([0, *widths.values()]).tolist()
-                target["values"] = np.empty((count, bounds[-1]), dtype=np.float32)
-                target["columns"] = {layer: (bounds[i], bounds[i + 1]) for i, layer in enumerate(widths)}
-
-        def place(layer: str, rows: slice, features: np.ndarray) -> None:
-            start, stop = target["columns"][layer]
-            if target.get("buffered"):
-                rows = slice(0, rows.stop - rows.start)
-            target["values"][rows, start:stop] = features
-
-        def sink(layer: str, output: Any) -> None:
-            features = output.detach().reshape(output.shape[0], -1)
-            if reduction is not None and streaming:
-                features = reduction.transform_batch(features)
-            features = features.to("cpu", torch.float32).numpy()
-            rows = slice(window["start"], window["stop"])
-            if target:
-                place(layer, rows, features)
-            elif streaming:
-                held[layer] = features.copy()  # a copy: later modules may change the output in place
-            else:
-                if layer not in held:
-                    held[layer] = np.empty((count, features.shape[1]), dtype=np.float32)
-                held[layer][rows] = features
-
-        def check(recorded: dict[str, np.ndarray]) -> None:
-            missing = [layer for layer in layers if layer not in recorded]
-            if missing:
-                raise RuntimeError(f"layers {missing} of model {self.identifier!r} produced no output "
-                                   "(are they called in forward?)")
-
-        was_training = self.model.training
-        self.model.eval()
         phased = _decode_between_passes(self.overlap_decoding, self.device)
         workers = self.num_workers if self.num_workers is not None else _default_workers(phased)
-        writers = min(2, usable_cores()) if phased else 1  # a batch's rows are written in this many parts
-        hide = None if self.progress is None else not self.progress  # None: $BRAINSCORE_PROGRESS decides
-
-        def finish_oldest_write() -> None:
-            buffer, jobs = pending.popleft()
-            for job in jobs:
-                job.result()
-            spares.append(buffer)
-
+        target = RowTarget(layers, len(stimuli), identifier=self.identifier, reduction=self.reduction,
+                           batch_size=self.batch_size, cache=cache, base=base, keys=keys,
+                           write_parts=min(2, usable_cores()) if phased else 1)  # a batch's rows, in parts
+        reuse = self.reuse_memory if str(self.device).startswith("cpu") else False
+        was_training = self.model.training
+        self.model.eval()
         try:
-            reuse = self.reuse_memory if str(self.device).startswith("cpu") else False
-            with torch.no_grad(), LayerRecorder(modules, sink), freed_memory_reused(reuse), \
+            with torch.no_grad(), LayerRecorder(modules, target.sink), freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
-                    ThreadPoolExecutor(writers) as background:
-                from brainscore_core.progress import progress
-
-                total = -(-count // max(1, int(self.batch_size)))
+                    target.writing():
                 batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
-                for start, stop, batch in progress(batches, total=total, disable=hide,
+                for start, stop, batch in progress(batches, total=-(-len(stimuli) // max(1, int(self.batch_size))),
+                                                   disable=None if self.progress is None else not self.progress,
                                                    desc=f"activations {self.identifier}", unit="batch"):
-                    while phased and pending:  # the last batch's write ran beside this batch's decoding
-                        finish_oldest_write()
-                    window["start"], window["stop"] = start, stop
+                    # phased: the last batch's rows were written beside this batch's decoding
+                    target.start_batch(start, stop, wait_for_writes=phased)
                     self.model(batch.to(self.device))
-                    if streaming and not target:
-                        check(held)
-                        allocate({layer: held[layer].shape[1] for layer in layers})
-                        for layer in layers:
-                            place(layer, slice(start, stop), held.pop(layer))
-                    if target.get("buffered"):  # hand the filled rows to the writer threads, fill the other buffer
-                        filled = target["values"]
-                        pending.append((filled, [background.submit(writer.write_rows, start + first, filled[first:last])
-                                                 for first, last in _row_parts(stop - start, writers)]))
-                        if not spares:
-                            finish_oldest_write()
-                        target["values"] = spares.popleft()
-                while pending:  # every row is in the file before the entry is committed
-                    finish_oldest_write()
-            if not streaming:
-                check(held)
-                reduced = {layer: reduction.transform_full(held.pop(layer)) for layer in layers}
-                allocate({layer: array.shape[1] for layer, array in reduced.items()})
-                for layer, array in reduced.items():
-                    place(layer, slice(0, count), array)
-            values, columns = target.pop("values"), target.pop("columns")
-            target.pop("buffered", None)
-            widths = {layer: stop - start for layer, (start, stop) in columns.items()}
-            if writer is not None:
-                del values  # the writer's map is the only one left; commit drops it
-                cache.commit(writer, keys, {"model": self.identifier, "activations_key": base})
-                writer = None
-                return None, widths
-            return values, widths
+                    target.end_batch()
+                target.wait_for_writes()  # every row is in the file before the entry is committed
+            return target.finish()
         finally:
-            if cache is not None:
-                cache.discard(writer)
+            target.discard()
             self.model.train(was_training)

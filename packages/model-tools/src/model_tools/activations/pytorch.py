@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,9 +58,17 @@ class PytorchWrapper(ActivationsExtractor):
 
     @property
     def image_size(self) -> int | None:
-        return getattr(self.preprocessing, "image_size", None)
+        """Side of the square input in pixels: the preprocessing's own ``image_size`` when it has one, else the
+        value assigned with ``wrapper.image_size = 224`` (the reference's way to declare it), else None."""
+        size = getattr(self.preprocessing, "image_size", None)
+        return size if size is not None else getattr(self, "_declared_image_size", None)
 
     @image_size.setter
     def image_size(self, value: int) -> None:
-        # the reference sets wrapper.image_size after construction; it only informs, the preprocessing decides
+        # the preprocessing resizes, so an assignment can only declare the size; one that contradicts it is said
+        size = getattr(self.preprocessing, "image_size", None)
+        if size is not None and value != size:
+            warnings.warn(f"PytorchWrapper {self.identifier!r}: image_size = {value} was assigned, but its "
+                          f"preprocessing resizes images to {size} pixels; the preprocessing decides (pass "
+                          f"load_preprocess_images with image_size={value} to change it)", UserWarning, stacklevel=2)
         self._declared_image_size = value

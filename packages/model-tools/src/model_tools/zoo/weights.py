@@ -79,14 +79,9 @@ def weights_dir() -> Path:
 
 def candidate_paths(filename: str) -> list[Path]:
     """Where a weight file is looked for, in order: ``$BRAINSCORE_HOME/weights``, the torch hub cache."""
-    paths = [weights_dir() / filename]
-    try:
-        import torch
+    import torch
 
-        paths.append(Path(torch.hub.get_dir()) / "checkpoints" / filename)
-    except ImportError:  # pragma: no cover - torch is a dependency
-        pass
-    return paths
+    return [weights_dir() / filename, Path(torch.hub.get_dir()) / "checkpoints" / filename]
 
 
 def _sha256(path: Path) -> str:
