@@ -52,9 +52,14 @@ __all__ = [
 AVERAGE_REPETITIONS_HINT = "average repetitions first (brainio.assemblies.average_repetition)"
 
 
+def _plain(value):
+    """A numpy scalar as the Python value it holds (so that its repr reads ``'a'``, not ``np.str_('a')``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def ids_preview(ids: Iterable, limit: int = 5) -> str:
     """``"['a', 'b', ...] (7 in total)"``: the first ``limit`` identifiers (as Python literals) and the count."""
-    ids = [value.item() if isinstance(value, np.generic) else value for value in ids]
+    ids = [_plain(value) for value in ids]
     shown = ", ".join(repr(i) for i in ids[:limit])
     return f"[{shown}{', ...' if len(ids) > limit else ''}] ({len(ids)} in total)"
 
@@ -249,6 +254,6 @@ def repetition_index(assembly, repetition_coord: str = "repetition",
         clash = first[counts > 1][0]
         label = ("stimulus_id", labels["stimulus_id"][clash]) if "stimulus_id" in labels else ("presentation", clash)
         raise DuplicateStimulusError(
-            f"{what}: {label[0]} {label[1]!r} occurs more than once with {repetition_coord}="
-            f"{repetition_values[clash]!r}; each stimulus needs distinct repetition values")
+            f"{what}: {label[0]} {_plain(label[1])!r} occurs more than once with {repetition_coord}="
+            f"{_plain(repetition_values[clash])!r}; each stimulus needs distinct repetition values")
     return stimulus, repetition, repetitions
