@@ -33,6 +33,15 @@ from brainscore_metrics.errors import (  # noqa: F401  (re-exported)
     TooFewStimuliError,
 )
 from brainscore_metrics.splits import StimulusSplitter
+from brainscore_metrics.validation import (
+    check_finite_rows,
+    check_numeric,
+    check_same_ids,
+    check_unique,
+    coord_on_dim,
+    ids_preview,
+    require_coord,
+)
 
 __all__ = [
     "ActivationMatrix",
@@ -53,35 +62,6 @@ __all__ = [
 RDM_DIMS = ("presentation", "presentation_right")
 #: diagonal entries of a precomputed RDM must lie within this distance of 0 (NaN tolerated)
 DIAGONAL_TOLERANCE = 1e-6
-
-
-
-
-
-
-
-
-def _ids_preview(ids, limit: int = 5) -> str:
-    ids = [value.item() if isinstance(value, np.generic) else value for value in ids]
-    shown = ", ".join(repr(i) for i in ids[:limit])
-    return f"[{shown}{', ...' if len(ids) > limit else ''}] ({len(ids)} in total)"
-
-
-def _check_unique(ids: np.ndarray, coord: str, what: str) -> None:
-    unique, counts = np.unique(ids, return_counts=True)
-    if len(unique) != len(ids):
-        raise StimulusAlignmentError(
-            f"{what}: coordinate {coord!r} has duplicate values {_ids_preview(unique[counts > 1])}; "
-            f"average repetitions first (brainio.assemblies.average_repetition)")
-
-
-def _coord_on_dim(assembly, dim: str, prefix: str) -> np.ndarray | None:
-    """Values of the coordinate named ``prefix`` (or starting with it) that lives on ``dim`` alone."""
-    candidates = [prefix] + sorted(name for name in assembly.coords if str(name).startswith(prefix))
-    for name in candidates:
-        if name in assembly.coords and tuple(assembly[name].dims) == (dim,):
-            return np.asarray(assembly[name].values)
-    return None
 
 
 def is_activation_assembly(assembly, neuroid_dim: str = "neuroid") -> bool:
@@ -129,32 +109,16 @@ def unwrap_activations(assembly, *, neuroid_dim: str = "neuroid", comparison_coo
         raise RDMFormatError(f"{what}: expected 2 dims (stimulus x {neuroid_dim!r}), got dims {dims}; "
                              f"select a single time bin or squeeze extra dims first")
     stimulus_dim = dims[0] if dims[1] == neuroid_dim else dims[1]
-    if comparison_coord not in assembly.coords:
-        raise StimulusAlignmentError(f"{what} has no coordinate {comparison_coord!r}")
-    if tuple(assembly[comparison_coord].dims) != (stimulus_dim,):
-        raise StimulusAlignmentError(f"{what}: coordinate {comparison_coord!r} lives on dims "
-                                     f"{tuple(assembly[comparison_coord].dims)}, expected ({stimulus_dim!r},)")
-    ids = np.asarray(assembly[comparison_coord].values)
-    _check_unique(ids, comparison_coord, what)
+    ids = require_coord(assembly, comparison_coord, what, dim=stimulus_dim, error=StimulusAlignmentError)
+    check_unique(ids, comparison_coord, what, error=StimulusAlignmentError)
     values = np.asarray(assembly.values)
     if dims[0] == neuroid_dim:
         values = values.T
-    if not np.issubdtype(values.dtype, np.number):
-        raise RDMFormatError(f"{what}: values must be numeric, got dtype {values.dtype}")
+    check_numeric(values, what, error=RDMFormatError)
     if check_finite:
-        _check_finite_rows(values, ids, what)
+        check_finite_rows(values, ids, what, hint="drop or impute them before computing RDMs/CKA")
     order = np.argsort(ids, kind="stable")
     return ActivationMatrix(values=values, order=order, stimulus_ids=ids[order], stimulus_dim=stimulus_dim)
-
-
-def _check_finite_rows(values: np.ndarray, ids: np.ndarray, what: str, block: int = 256) -> None:
-    bad = []
-    for start in range(0, values.shape[0], block):
-        rows = np.isfinite(values[start:start + block]).all(axis=1)
-        bad.extend(ids[start:start + block][~rows])
-    if bad:
-        raise NonFiniteValuesError(f"{what}: NaN or infinite activations for stimulus ids {_ids_preview(bad)}; "
-                                   f"drop or impute them before computing RDMs/CKA")
 
 
 @dataclass
@@ -201,22 +165,22 @@ def unwrap_rdms(assembly, *, comparison_coord: str = "stimulus_id", what: str = 
         raise RDMFormatError(f"{what}: stimulus dims {dims[-2:]} must have equal sizes, got {values.shape[-2:]}")
     row_dim, column_dim = dims[-2:]
     if row_dim == column_dim:  # xarray permits a repeated dim name (the reference's RDM layout)
-        row_ids = column_ids = _coord_on_dim(assembly, row_dim, comparison_coord)
+        row_ids = column_ids = coord_on_dim(assembly, row_dim, comparison_coord, prefix=True)
     else:
-        row_ids = _coord_on_dim(assembly, row_dim, comparison_coord)
-        column_ids = _coord_on_dim(assembly, column_dim, comparison_coord)
+        row_ids = coord_on_dim(assembly, row_dim, comparison_coord, prefix=True)
+        column_ids = coord_on_dim(assembly, column_dim, comparison_coord, prefix=True)
     if row_ids is None and column_ids is None:
         raise StimulusAlignmentError(f"{what}: neither stimulus dim {row_dim!r} nor {column_dim!r} carries a "
                                      f"coordinate {comparison_coord!r} (or one starting with it)")
     row_ids = column_ids if row_ids is None else row_ids
     column_ids = row_ids if column_ids is None else column_ids
-    _check_unique(row_ids, comparison_coord, what)
-    _check_unique(column_ids, comparison_coord, what)
+    check_unique(row_ids, comparison_coord, f"{what} (rows {row_dim!r})", error=StimulusAlignmentError)
+    check_unique(column_ids, comparison_coord, f"{what} (columns {column_dim!r})", error=StimulusAlignmentError)
     if set(row_ids.tolist()) != set(column_ids.tolist()):
         raise StimulusAlignmentError(
             f"{what}: rows ({row_dim!r}) and columns ({column_dim!r}) hold different {comparison_coord!r}: "
-            f"only in rows {_ids_preview(np.setdiff1d(row_ids, column_ids))}, "
-            f"only in columns {_ids_preview(np.setdiff1d(column_ids, row_ids))}")
+            f"only in rows {ids_preview(np.setdiff1d(row_ids, column_ids))}, "
+            f"only in columns {ids_preview(np.setdiff1d(column_ids, row_ids))}")
     row_order = np.argsort(row_ids, kind="stable")
     column_order = np.argsort(column_ids, kind="stable")
     leading_shape = values.shape[:-2]
@@ -227,7 +191,7 @@ def unwrap_rdms(assembly, *, comparison_coord: str = "stimulus_id", what: str = 
     off = np.abs(np.nan_to_num(diagonal, nan=0.0)) > DIAGONAL_TOLERANCE
     if off.any():
         raise RDMFormatError(f"{what}: RDM diagonal must be ~0 (NaN tolerated) but is not for "
-                             f"{comparison_coord} {_ids_preview(np.unique(sorted_ids[off.any(axis=0)]))}; "
+                             f"{comparison_coord} {ids_preview(np.unique(sorted_ids[off.any(axis=0)]))}; "
                              f"is this a similarity (not dissimilarity) matrix?")
     leading_dims = dims[:-2]
     leading_coords = {name: (tuple(coord.dims), np.asarray(coord.values)) for name, coord in assembly.coords.items()
@@ -241,13 +205,7 @@ def unwrap_rdms(assembly, *, comparison_coord: str = "stimulus_id", what: str = 
 def check_same_stimuli(ids1: np.ndarray, ids2: np.ndarray, *, coord: str = "stimulus_id",
                        names: tuple[str, str] = ("source", "target")) -> None:
     """Raise :class:`StimulusAlignmentError` unless the two sorted id arrays are identical."""
-    if len(ids1) == len(ids2) and np.array_equal(ids1, ids2):
-        return
-    only1 = np.setdiff1d(ids1, ids2)
-    only2 = np.setdiff1d(ids2, ids1)
-    raise StimulusAlignmentError(
-        f"{names[0]} and {names[1]} differ in {coord!r} ({len(ids1)} vs {len(ids2)} stimuli): "
-        f"only in {names[0]} {_ids_preview(only1)}, only in {names[1]} {_ids_preview(only2)}")
+    check_same_ids(ids1, ids2, coord, names=names, error=StimulusAlignmentError)
 
 
 def make_test_only_splitter(crossvalidation_kwargs: dict | None, comparison_coord: str) -> StimulusSplitter:

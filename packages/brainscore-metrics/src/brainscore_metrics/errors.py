@@ -72,11 +72,14 @@ class RDMFormatError(DimensionError):
 
 
 class MissingCoordinateError(MetricError, KeyError):
-    """An assembly lacks a coordinate that a metric or splitter needs."""
+    """An assembly lacks a coordinate that a metric or splitter needs (or has it on the wrong dims).
 
-    def __init__(self, coord: str, what: str = "assembly"):
+    ``coord`` names the coordinate; ``message`` replaces the default "<what> has no coordinate <coord>".
+    """
+
+    def __init__(self, coord: str, what: str = "assembly", *, message: str | None = None):
         self.coord = coord
-        super().__init__(f"{what} has no coordinate {coord!r}")
+        super().__init__(message or f"{what} has no coordinate {coord!r}")
 
     def __str__(self) -> str:  # KeyError quotes its message otherwise
         return str(self.args[0])

@@ -20,26 +20,21 @@ from sklearn.model_selection import ShuffleSplit
 
 from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Ceiling, Score
-from brainscore_metrics._align import neuroid_coords
 from brainscore_metrics._scores import make_score, raw_score
 from brainscore_metrics._split_half import masked_pearson, spearman_brown, split_half_from_rows
 from brainscore_metrics.backend import resolve_backend
 from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
-from brainscore_metrics.errors import DimensionError, DuplicateStimulusError
-from brainscore_metrics.splits import MissingCoordinateError, aggregate_splits
+from brainscore_metrics.splits import aggregate_splits
+from brainscore_metrics.validation import coords_on_dim, matrix_dims, repetition_index, require_dims
 
 __all__ = ["InternalConsistency", "InternalConsistencyTemporal", "repetition_halves", "repetition_rows"]
 
 
-def _codes(values: np.ndarray) -> np.ndarray:
-    values = np.asarray(values)
-    if values.dtype.kind == "O":
-        values = values.astype(str)
-    return np.unique(values, return_inverse=True)[1].reshape(-1)
-
-
 def repetition_rows(assembly, repetition_coord: str = "repetition", *, time: bool = False):
     """A non-averaged assembly as rows (one per presentation) and the row of each (repetition, stimulus).
+
+    Inputs are checked by :func:`brainscore_metrics.validation.matrix_dims` and
+    :func:`brainscore_metrics.validation.repetition_index` (stimuli grouped as ``average_repetition`` does).
 
     Returns
     -------
@@ -48,46 +43,10 @@ def repetition_rows(assembly, repetition_coord: str = "repetition", *, time: boo
     slots : int ndarray of shape (n_repetitions, n_stimuli), -1 where a stimulus lacks a repetition
     repetitions : ndarray of the sorted unique repetition values
     """
-    dims = tuple(assembly.dims)
-    for required in ("presentation", "neuroid"):
-        if required not in dims:
-            raise DimensionError(f"assembly has no {required!r} dim (dims: {dims})")
-    order = ["presentation", "neuroid"] + (["time_bin"] if time and "time_bin" in dims else [])
-    extra = [d for d in dims if d not in order]
-    data = assembly
-    for d in extra:
-        if assembly.sizes[d] != 1:
-            if d == "time_bin":
-                raise DimensionError(
-                    f"assembly has {assembly.sizes[d]} time bins (dims: {dims}); select one "
-                    "(assembly.isel(time_bin=0)), average them (assembly.mean('time_bin')), or use the temporal "
-                    "ceiling 'internal_consistency_temporal' with a temporal metric such as 'spantime_pls'")
-            raise DimensionError(f"assembly has unexpected dim {d!r} of size {assembly.sizes[d]} (dims: {dims}); "
-                                 f"select one entry of {d!r} or average over it")
-    if extra:
-        data = data.squeeze(extra, drop=True)
-    try:
-        repetition_values = np.asarray(assembly[repetition_coord].values)
-    except KeyError:
-        raise MissingCoordinateError(repetition_coord, "assembly (needs repetitions for the ceiling)") from None
-    group_coords = [name for name, coord in assembly.coords.items()
-                    if coord.dims == ("presentation",) and name not in ("presentation", repetition_coord)]
-    if not group_coords:
-        raise MissingCoordinateError("stimulus_id", "assembly")
-    codes = np.stack([_codes(assembly[name].values) for name in group_coords], axis=1)
-    _, stimulus = np.unique(codes, axis=0, return_inverse=True)
-    stimulus = stimulus.reshape(-1)
-    repetitions, repetition = np.unique(repetition_values, return_inverse=True)
-    repetition = repetition.reshape(-1)
-    flat = stimulus * len(repetitions) + repetition
-    if len(np.unique(flat)) != len(flat):
-        _, first, counts = np.unique(flat, return_index=True, return_counts=True)
-        clash = first[counts > 1][0]
-        label = ("stimulus_id", assembly["stimulus_id"].values[clash]) if "stimulus_id" in group_coords \
-            else ("presentation", clash)
-        raise DuplicateStimulusError(
-            f"{label[0]} {label[1]!r} occurs more than once with {repetition_coord}="
-            f"{repetition_values[clash]!r}; each stimulus needs distinct repetition values")
+    order, drop = matrix_dims(assembly, time=time, time_hint="use the temporal ceiling "
+                              "'internal_consistency_temporal' with a temporal metric such as 'spantime_pls'")
+    stimulus, repetition, repetitions = repetition_index(assembly, repetition_coord)
+    data = assembly.squeeze(drop, drop=True) if drop else assembly
     rows = np.asarray(data.transpose(*order).values, dtype=np.float64)
     slots = np.full((len(repetitions), int(stimulus.max()) + 1), -1, dtype=np.int64)
     slots[repetition, stimulus] = np.arange(len(stimulus))
@@ -181,7 +140,7 @@ class InternalConsistency(Ceiling):
                 return np.nanmean(_median(values, axis=1))
             low, high, _ = self._bootstrap(xp, *halves, reduce)
             attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
-        coords = {"split": np.arange(raw.shape[0]), **neuroid_coords(assembly)}
+        coords = {"split": np.arange(raw.shape[0]), **coords_on_dim(assembly)}
         return make_score(center, error, raw=raw_score(raw, ["split", "neuroid"], coords), **attrs)
 
 
@@ -191,8 +150,7 @@ class InternalConsistencyTemporal(InternalConsistency):
     time_bin."""
 
     def __call__(self, assembly) -> Score:
-        if "time_bin" not in assembly.dims:
-            raise DimensionError(f"assembly has no 'time_bin' dim (dims: {tuple(assembly.dims)})")
+        require_dims(assembly, ("time_bin",))
         rows, slots, _ = repetition_rows(assembly, self.repetition_coord, time=True)
         n_presentations, n_neuroids, n_bins = rows.shape
         xp, result = self._consistency(rows.reshape(n_presentations, n_neuroids * n_bins), slots)
@@ -200,13 +158,13 @@ class InternalConsistencyTemporal(InternalConsistency):
         raw = raw.reshape(-1, n_neuroids, n_bins)
         per_split = _median(raw, axis=1)  # (split, time_bin)
         centers, errors = zip(*(aggregate_splits(per_split[:, t]) for t in range(n_bins)), strict=True)
-        time_coords = neuroid_coords(assembly, "time_bin")
+        time_coords = coords_on_dim(assembly, "time_bin")
         attrs = {"splits": per_split}
         if self.bootstrap:
             def reduce(values):
                 return np.nanmean(_median(values.reshape(-1, n_neuroids, n_bins), axis=1))
             low, high, _ = self._bootstrap(xp, *halves, reduce)
             attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
-        raw_coords = {"split": np.arange(raw.shape[0]), **neuroid_coords(assembly), **time_coords}
+        raw_coords = {"split": np.arange(raw.shape[0]), **coords_on_dim(assembly), **time_coords}
         return make_score(np.asarray(centers), np.asarray(errors), dims=["time_bin"], coords=time_coords,
                           raw=raw_score(raw, ["split", "neuroid", "time_bin"], raw_coords), **attrs)

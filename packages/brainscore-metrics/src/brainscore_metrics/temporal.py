@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_core.metrics import Score
-from brainscore_metrics._align import as_matrix
+from brainscore_metrics._align import align_pair
 from brainscore_metrics._scores import make_score, raw_score
 from brainscore_metrics.backend import resolve_backend
-from brainscore_metrics.errors import DimensionError, StimulusMismatchError
+from brainscore_metrics.errors import DimensionError
 from brainscore_metrics.regression import make_regression
 from brainscore_metrics.regression_correlation import (
     CrossRegressedCorrelation,
@@ -22,6 +22,7 @@ from brainscore_metrics.regression_correlation import (
     correlate_splits,
 )
 from brainscore_metrics.splits import aggregate_splits, indices_of_values
+from brainscore_metrics.validation import require_dims
 
 __all__ = ["SpanTimeCrossRegressedCorrelation"]
 
@@ -38,14 +39,8 @@ class SpanTimeCrossRegressedCorrelation(CrossRegressedCorrelation):
 
     def __call__(self, source, target) -> Score:
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
-        if "time_bin" not in target.dims:
-            raise DimensionError(f"target has no 'time_bin' dim (dims: {tuple(target.dims)})")
-        source_m = as_matrix(source, "source", stimulus_coord=self.comparison_coord, time=True)
-        target_m = as_matrix(target, "target", stimulus_coord=self.comparison_coord, time=True)
-        if not np.array_equal(source_m.stimulus_ids, target_m.stimulus_ids):
-            raise StimulusMismatchError(
-                f"source and target differ in {self.comparison_coord!r}: e.g. "
-                f"{np.setxor1d(source_m.stimulus_ids, target_m.stimulus_ids)[:5].tolist()}")
+        require_dims(target, ("time_bin",), "target")
+        source_m, target_m = align_pair(source, target, stimulus_coord=self.comparison_coord, time=True)
         Y3 = target_m.values  # (n, q, T)
         n, _, n_bins = Y3.shape
         X3 = source_m.values if source_m.values.ndim == 3 else source_m.values[:, :, None]

@@ -7,24 +7,10 @@ from collections.abc import Callable
 import numpy as np
 
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
-from brainscore_metrics.errors import (
-    BehaviorInputError,
-)
-from brainscore_metrics.splits import MissingCoordinateError
+from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
+from brainscore_metrics.validation import one_trial_dim, require_coord
 
 __all__ = ["BehaviorInputError", "MissingCoordinateError", "add_confidence_interval", "trial_values"]
-
-
-
-
-def _squeezed(assembly, what: str):
-    """The assembly with length-1 dims other than its trial dim dropped (e.g. ``choice`` of a label task)."""
-    extra = [dim for dim in assembly.dims if assembly.sizes[dim] == 1]
-    if assembly.ndim > 1 and extra:
-        assembly = assembly.squeeze(extra[: assembly.ndim - 1], drop=True)
-    if assembly.ndim != 1:
-        raise BehaviorInputError(f"{what}: expected one trial dim (e.g. 'presentation'), got dims {assembly.dims}")
-    return assembly
 
 
 def trial_values(assembly, coords: tuple[str, ...] = (), *, optional: tuple[str, ...] = (),
@@ -46,16 +32,12 @@ def trial_values(assembly, coords: tuple[str, ...] = (), *, optional: tuple[str,
     """
     if not hasattr(assembly, "dims"):
         if coords:
-            raise MissingCoordinateError(coords[0], what)
+            require_coord(assembly, coords[0], what)  # raises: array-likes have no coordinates
         return {"values": np.asarray(assembly).ravel()}
-    assembly = _squeezed(assembly, what)
+    assembly = one_trial_dim(assembly, what)
     out = {"values": np.asarray(assembly.values)}
-    for name in (*coords, *optional):
-        if name not in assembly.coords:
-            if name in coords:
-                raise MissingCoordinateError(name, what)
-            continue
-        out[name] = np.asarray(assembly[name].values)
+    out.update((name, require_coord(assembly, name, what)) for name in coords)
+    out.update((name, np.asarray(assembly[name].values)) for name in optional if name in assembly.coords)
     return out
 
 
