@@ -88,8 +88,8 @@ def test_racily_clean_file_is_hashed(kriegeskorte, monkeypatch):
     import brainio.extraction as extraction
 
     hashed = []
-    original = extraction._file_sha1
-    monkeypatch.setattr(extraction, "_file_sha1", lambda path: hashed.append(Path(path).name) or original(path))
+    original = extraction.sha1_hash  # the shared brainio.files.sha1_hash, as extraction imported it
+    monkeypatch.setattr(extraction, "sha1_hash", lambda path: hashed.append(Path(path).name) or original(path))
     for path in folder.iterdir():
         _age(path, 3600)
     _load(store_dir, info)

@@ -36,7 +36,7 @@ from pathlib import Path, PurePosixPath
 from filelock import FileLock
 
 from .errors import UnsafeArchiveError
-from .files import apply_umask, atomic_path
+from .files import apply_umask, atomic_path, sha1_hash
 
 __all__ = ["RACY_WINDOW_NS", "damaged_files", "extract_zip", "manifest_path", "record_files", "sweep_stale_temporaries",
            "temporaries_of"]
@@ -81,14 +81,6 @@ def _safe_members(archive: zipfile.ZipFile, destination: Path) -> list[zipfile.Z
 def _stamp(path: Path) -> dict[str, int]:
     status = path.stat()
     return {"size": status.st_size, "mtime_ns": status.st_mtime_ns, "ctime_ns": status.st_ctime_ns}
-
-
-def _file_sha1(path: Path) -> str:
-    digest = hashlib.sha1()
-    with open(path, "rb") as file:
-        for chunk in iter(lambda: file.read(_CHUNK), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _extract_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> str:
@@ -141,14 +133,14 @@ def _stamp_trusted(path: Path, record: dict, recorded_ns: int | None) -> bool:
 
 def _content_matches(path: Path, record: dict) -> bool:
     try:
-        return path.stat().st_size == record["size"] and _file_sha1(path) == record["sha1"]
+        return path.stat().st_size == record["size"] and sha1_hash(path) == record["sha1"]
     except OSError:
         return False
 
 
 def record_files(folder: Path, names: list[str]) -> dict[str, dict]:
     """SHA-1, size and (size, mtime, ctime) stamp of each file ``folder / name``, for :func:`damaged_files`."""
-    return {name: {"sha1": _file_sha1(folder / name), **_stamp(folder / name)} for name in names}
+    return {name: {"sha1": sha1_hash(folder / name), **_stamp(folder / name)} for name in names}
 
 
 def damaged_files(folder: Path, members: dict[str, dict], recorded_ns: int, *, force: bool = False) -> list[str]:
