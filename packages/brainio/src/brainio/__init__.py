@@ -1,87 +1,73 @@
-"""Data standard for brain measurements: stimulus sets, labelled assemblies, netCDF, packaging and stores."""
+"""Data standard for brain measurements: stimulus sets, labelled assemblies, netCDF, packaging and stores.
 
+Names are resolved lazily (PEP 562): ``import brainio`` (or ``import brainio.errors``) imports neither xarray nor
+pandas; ``brainio.StimulusSet`` imports what it needs on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
 from importlib.metadata import version as _version
-
-from .assemblies import (
-    BehavioralAssembly,
-    DataAssembly,
-    MetadataAssembly,
-    NeuroidAssembly,
-    NeuronRecordingAssembly,
-    PropertyAssembly,
-    SpikeTimesAssembly,
-    resolve_assembly_class,
-)
-from .coords import array_is_element, gather_indexes, get_levels, merge_data_arrays, walk_coords
-from .digest import assembly_digest, stimulus_set_digest
-from .errors import (
-    BrainIOError,
-    DimensionError,
-    NetCDFReadError,
-    Sha1MismatchError,
-    StoreKeyError,
-    UnknownAssemblyClassError,
-    UnsafeArchiveError,
-    ValidationError,
-)
-from .fetch import load_assembly, load_stimulus_set
-from .grouping import average_repetition
-from .netcdf import read_netcdf, write_netcdf
-from .packaging import (
-    package_data_assembly,
-    package_data_assembly_locally,
-    package_stimulus_set,
-    package_stimulus_set_locally,
-    sha1_hash,
-)
-from .s3 import load_assembly_from_s3, load_stimulus_set_from_s3
-from .stimuli import StimulusSet
-from .stores import LocalStore, open_store
-from .testing import assert_assemblies_equal
-from .transform import subset
+from typing import Any
 
 __version__ = _version("brainio")
 
-__all__ = [
-    "BehavioralAssembly",
-    "BrainIOError",
-    "DataAssembly",
-    "DimensionError",
-    "LocalStore",
-    "MetadataAssembly",
-    "NeuroidAssembly",
-    "NeuronRecordingAssembly",
-    "PropertyAssembly",
-    "Sha1MismatchError",
-    "SpikeTimesAssembly",
-    "StimulusSet",
-    "StoreKeyError",
-    "NetCDFReadError",
-    "UnknownAssemblyClassError",
-    "UnsafeArchiveError",
-    "ValidationError",
-    "__version__",
-    "array_is_element",
-    "assembly_digest",
-    "assert_assemblies_equal",
-    "average_repetition",
-    "gather_indexes",
-    "get_levels",
-    "load_assembly",
-    "load_assembly_from_s3",
-    "load_stimulus_set",
-    "load_stimulus_set_from_s3",
-    "merge_data_arrays",
-    "open_store",
-    "package_data_assembly",
-    "package_data_assembly_locally",
-    "package_stimulus_set",
-    "package_stimulus_set_locally",
-    "read_netcdf",
-    "resolve_assembly_class",
-    "sha1_hash",
-    "stimulus_set_digest",
-    "subset",
-    "walk_coords",
-    "write_netcdf",
-]
+# public name -> module that defines it
+_LAZY = {
+    "BehavioralAssembly": "brainio.assemblies",
+    "BrainIOError": "brainio.errors",
+    "BrainScoreError": "brainio.errors",
+    "DataAssembly": "brainio.assemblies",
+    "DimensionError": "brainio.errors",
+    "LocalStore": "brainio.stores",
+    "MetadataAssembly": "brainio.assemblies",
+    "NetCDFReadError": "brainio.errors",
+    "NeuroidAssembly": "brainio.assemblies",
+    "NeuronRecordingAssembly": "brainio.assemblies",
+    "PropertyAssembly": "brainio.assemblies",
+    "Sha1MismatchError": "brainio.errors",
+    "SpikeTimesAssembly": "brainio.assemblies",
+    "StimulusSet": "brainio.stimuli",
+    "StoreKeyError": "brainio.errors",
+    "UnknownAssemblyClassError": "brainio.errors",
+    "UnsafeArchiveError": "brainio.errors",
+    "ValidationError": "brainio.errors",
+    "array_is_element": "brainio.coords",
+    "assembly_digest": "brainio.digest",
+    "assert_assemblies_equal": "brainio.testing",
+    "average_repetition": "brainio.grouping",
+    "gather_indexes": "brainio.coords",
+    "get_levels": "brainio.coords",
+    "load_assembly": "brainio.fetch",
+    "load_assembly_from_s3": "brainio.s3",
+    "load_stimulus_set": "brainio.fetch",
+    "load_stimulus_set_from_s3": "brainio.s3",
+    "merge_data_arrays": "brainio.coords",
+    "open_store": "brainio.stores",
+    "package_data_assembly": "brainio.packaging",
+    "package_data_assembly_locally": "brainio.packaging",
+    "package_stimulus_set": "brainio.packaging",
+    "package_stimulus_set_locally": "brainio.packaging",
+    "read_netcdf": "brainio.netcdf",
+    "resolve_assembly_class": "brainio.assemblies",
+    "sha1_hash": "brainio.packaging",
+    "stimulus_set_digest": "brainio.digest",
+    "subset": "brainio.transform",
+    "walk_coords": "brainio.coords",
+    "write_netcdf": "brainio.netcdf",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'brainio' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

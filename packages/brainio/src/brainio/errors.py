@@ -1,9 +1,18 @@
-"""Typed exceptions of brainio; each subclasses a builtin so callers can catch either."""
+"""Typed exceptions of brainio; each subclasses a builtin so callers can catch either.
+
+:class:`BrainScoreError` is the root of every error the project raises, in every package. It lives here, in the
+package at the bottom of the dependency chain, so that every package can derive from it without importing "up";
+``brainscore_core.errors.BrainScoreError`` is the same class.
+"""
 
 from __future__ import annotations
 
 
-class BrainIOError(Exception):
+class BrainScoreError(Exception):
+    """Root of every error raised on purpose by brainio, brainscore-core, -metrics, -vision and model-tools."""
+
+
+class BrainIOError(BrainScoreError):
     """Base class of every brainio error."""
 
 
@@ -48,3 +57,10 @@ class UnknownAssemblyClassError(BrainIOError, KeyError):
 class NetCDFReadError(BrainIOError, ValueError):
     """A file that cannot be read as an assembly (damaged, not netCDF-4/HDF5, or opening it did not end);
     the message names the file."""
+
+
+class SubsetError(BrainIOError, KeyError, ValueError):
+    """``subset`` cannot select: a dim or coordinate is missing, or target entries are absent from the source."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
+import inspect
+import pkgutil
 from collections.abc import Iterator
 
 import numpy as np
@@ -11,7 +14,7 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "local_s3_server"]
+__all__ = ["assert_assemblies_equal", "defined_exceptions", "local_s3_server"]
 
 
 def _equal(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
@@ -104,3 +107,22 @@ def local_s3_server() -> Iterator[str]:
         yield f"http://{host}:{port}"
     finally:
         server.stop()
+
+
+def defined_exceptions(package: str) -> list[type[BaseException]]:
+    """Every exception class (warnings excluded) defined in any module of ``package``, e.g. ``'brainio'``.
+
+    Imports every module of the package (``pkgutil.walk_packages``); a class re-exported by another module is
+    listed once, under the module that defines it (its ``__module__``). For tests of the house rules: one error
+    root (:class:`brainio.errors.BrainScoreError`) and errors defined in the package's ``errors`` module.
+    """
+    root = importlib.import_module(package)
+    modules = [root] + [importlib.import_module(info.name)
+                        for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}.")]
+    found: dict[str, type[BaseException]] = {}
+    for module in modules:
+        for _, value in inspect.getmembers(module, inspect.isclass):
+            if (issubclass(value, BaseException) and not issubclass(value, Warning)
+                    and value.__module__ == module.__name__):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    return [found[name] for name in sorted(found)]

@@ -8,15 +8,9 @@ import numpy as np
 import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
+from .errors import SubsetError
 
-__all__ = ["index_efficient", "subset"]
-
-
-class SubsetError(KeyError, ValueError):
-    """``subset`` cannot select: a dim or coordinate is missing, or target entries are absent from the source."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
+__all__ = ["SubsetError", "index_efficient", "subset"]
 
 
 def index_efficient(source_values: np.ndarray, target_values: np.ndarray) -> list[int]:

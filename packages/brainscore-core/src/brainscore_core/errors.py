@@ -8,19 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from brainio.errors import BrainScoreError
+
 __all__ = [
     "BrainScoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
+    "MemoryBudgetError",
     "NonScalarScoreError",
     "PluginLoadError",
+    "ResultStoreError",
+    "ResultStoreNotFoundError",
     "UnknownIdentifierError",
     "UnknownKindError",
 ]
 
-
-class BrainScoreError(Exception):
-    """Base class of every error of brainscore_core (each also subclasses the matching builtin)."""
+# BrainScoreError, the root of every error of every package, is defined in brainio (the bottom of the dependency
+# chain) so that brainio's own errors derive from it too; it is the same class under both names.
 
 
 class UnknownIdentifierError(BrainScoreError, KeyError):
@@ -95,6 +99,18 @@ class PluginLoadError(BrainScoreError, ImportError):
 
 class NonScalarScoreError(BrainScoreError, ValueError):
     """A score with more than one value was given where a single number is needed."""
+
+
+class ResultStoreError(BrainScoreError, RuntimeError):
+    """The results store cannot be opened, checked or written (locked, damaged, unreachable); names the URL."""
+
+
+class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
+    """A read-only use of the results store found no store (or no scores table) at the URL."""
+
+
+class MemoryBudgetError(BrainScoreError, MemoryError):
+    """A pair whose estimated peak memory exceeds the budget of the process that would run it."""
 
 
 def _describe(source: object) -> str:

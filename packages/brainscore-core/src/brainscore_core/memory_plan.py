@@ -20,11 +20,9 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from brainscore_core.errors import MemoryBudgetError
+
 __all__ = ["MemoryBudgetError", "PairEstimate", "estimate_pair", "format_bytes", "memory_budget", "resident_bytes"]
-
-
-class MemoryBudgetError(MemoryError):
-    """A pair whose estimated peak memory exceeds the budget of the process that would run it."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from brainscore_core._files import brainscore_home
-from brainscore_core.errors import BrainScoreError
+from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
 from brainscore_core.result_rows import score_row
 
 __all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
@@ -64,14 +64,6 @@ def default_url() -> str:
     if url:
         return url
     return f"sqlite:///{brainscore_home() / 'results.sqlite'}"
-
-
-class ResultStoreError(BrainScoreError, RuntimeError):
-    """The results store cannot be opened, checked or written (locked, damaged, unreachable); names the URL."""
-
-
-class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
-    """A read-only use of the results store found no store (or no scores table) at the URL."""
 
 
 def _store_error(store: ResultStore, action: str, error: BaseException) -> ResultStoreError:

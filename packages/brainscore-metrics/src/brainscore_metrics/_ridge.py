@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
+from brainscore_metrics.errors import MetricError
 
 __all__ = [
     "ALPHA_LIST",
@@ -134,7 +135,7 @@ def covers_complement(n_rows: int, splits) -> bool:
 MAX_LEAST_SQUARES_CONDITION = 1e7
 
 
-class IllConditionedKernelError(np.linalg.LinAlgError):
+class IllConditionedKernelError(MetricError, np.linalg.LinAlgError):
     """The Gram matrix is too close to singular for least squares through the kernel identity."""
 
 

@@ -1,9 +1,11 @@
 """Every error (and warning) that metrics and ceilings raise, in one module that imports nothing heavy.
 
-Each error names the assembly, dim or coordinate at fault. All derive from :class:`MetricError`, and each also
-from the builtin it stands for (``ValueError``, ``KeyError``), so ``except ValueError`` keeps working.
+Each error names the assembly, dim or coordinate at fault. All derive from :class:`MetricError` (itself a
+:class:`brainscore_core.errors.BrainScoreError`, the project's one root), and each also from the builtin it stands
+for (``ValueError``, ``KeyError``), so ``except ValueError`` keeps working.
 Importing this module imports neither scikit-learn, scipy nor torch, nor any metric module; only
-:mod:`brainio.errors` (for :class:`DimensionError`, which is brainio's own, specialised).
+:mod:`brainio.errors` (for :class:`DimensionError`, which is brainio's own, specialised) and
+:mod:`brainscore_core.errors`.
 The defining modules (``regression``, ``splits``, ``backend``, ...) re-export the names they raise, so older
 import paths keep working.
 """
@@ -11,12 +13,14 @@ import paths keep working.
 from __future__ import annotations
 
 from brainio.errors import DimensionError as _BrainioDimensionError
+from brainscore_core.errors import BrainScoreError
 
 __all__ = [
     "AlignmentError",
     "BehaviorInputError",
     "DimensionError",
     "DuplicateStimulusError",
+    "MetricCheckError",
     "MetricError",
     "MissingCoordinateError",
     "NonFiniteValuesError",
@@ -33,8 +37,8 @@ __all__ = [
 ]
 
 
-class MetricError(Exception):
-    """Base of every error a metric or ceiling of this package raises."""
+class MetricError(BrainScoreError):
+    """Base of every error a metric or ceiling of this package raises (a :class:`BrainScoreError`)."""
 
 
 # -- inputs that do not line up ---------------------------------------------------------------------------------
@@ -111,5 +115,9 @@ class UnknownBackendError(MetricError, ValueError):
 
 
 # -- warnings ---------------------------------------------------------------------------------------------------
+class MetricCheckError(MetricError, AssertionError):
+    """A metric failed one of the :func:`brainscore_metrics.testing.check_metric` checks; names the check."""
+
+
 class PLSConvergenceWarning(UserWarning):
     """The power iteration of a PLS component reached ``max_iter``."""

@@ -6,11 +6,9 @@ import math
 
 import numpy as np
 
+from brainscore_metrics.errors import MetricCheckError
+
 __all__ = ["MetricCheckError", "check_metric"]
-
-
-class MetricCheckError(AssertionError):
-    """A metric failed one of the :func:`check_metric` checks; the message names the check."""
 
 
 def _value(score) -> np.ndarray:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from brainscore_core.errors import BrainScoreError
 
-class ModelToolsError(Exception):
-    """Base class of every error raised on purpose by model-tools."""
+
+class ModelToolsError(BrainScoreError):
+    """Base class of every error raised on purpose by model-tools (a :class:`BrainScoreError`)."""
 
 
 class UnknownLayerError(ModelToolsError, KeyError):
