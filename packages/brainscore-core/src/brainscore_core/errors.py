@@ -14,6 +14,7 @@ __all__ = [
     "InvalidPluginError",
     "NonScalarScoreError",
     "PluginLoadError",
+    "PluginOverrideNotice",
     "UnknownIdentifierError",
     "UnknownKindError",
 ]
@@ -91,6 +92,10 @@ class InvalidPluginError(BrainScoreError, ValueError):
 
 class PluginLoadError(BrainScoreError, ImportError):
     """Importing a plugin module named by an entry point failed; the message names the distribution."""
+
+
+class PluginOverrideNotice(UserWarning):
+    """An installed plugin replaced a built-in one of the same identifier (the notice names both)."""
 
 
 class NonScalarScoreError(BrainScoreError, ValueError):
