@@ -8,8 +8,8 @@ importing the others), then importing the one folder that registers the identifi
 ``<package>.<kind folder>.<folder>``.
 
 Where folders are looked for: every entry of the kind package's ``__path__`` (``brainscore_vision.models.__path__``),
-which holds the package's own folder, any ``brainscore_vision/models`` folder a pip-installed distribution adds
-(``pkgutil.extend_path``), and ``<user folder>/models`` for each user folder of
+which holds the package's own folder, any ``brainscore_vision/models`` folder on ``sys.path`` (where a pip-installed
+plugin distribution puts ``brainscore_vision/models/<folder>``), and ``<user folder>/models`` for each user folder of
 :func:`brainscore_core.config.plugin_folders` (``$BRAINSCORE_PLUGIN_FOLDERS``, option ``plugin_folders``), so nobody
 needs to write into site-packages. Because the user folders join the package path, a plugin's relative imports
 (``from .model import get_model``) and absolute ones (``from brainscore_vision.models.my_model.model import ...``)
@@ -25,7 +25,6 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
-import pkgutil
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -84,15 +83,20 @@ class FolderMatch:
 
 
 def extend_package_path(path: Sequence[str], name: str) -> list[str]:
-    """A kind package's ``__path__`` (``brainscore_vision.models``): ``pkgutil.extend_path`` (folders of that name that
-    installed distributions add) plus ``<user folder>/<last part of name>`` for every configured user folder."""
+    """A kind package's ``__path__`` (``brainscore_vision.models``): its own folder, the folder of that dotted name
+    under every ``sys.path`` entry (where a pip-installed plugin puts ``brainscore_vision/models/<folder>``), and
+    ``<user folder>/<last part of name>`` for every configured user folder."""
     from brainscore_core.config import plugin_folders
 
-    extended = list(pkgutil.extend_path(list(path), name))
-    for folder in plugin_folders():
-        candidate = str(folder / name.rsplit(".", 1)[-1])
-        if candidate not in extended and os.path.isdir(candidate):
-            extended.append(candidate)
+    extended = list(path)
+    seen = {os.path.realpath(entry) for entry in extended}
+    candidates = [os.path.join(entry or os.curdir, *name.split(".")) for entry in sys.path if isinstance(entry, str)]
+    candidates += [str(folder / name.rsplit(".", 1)[-1]) for folder in plugin_folders()]
+    for candidate in candidates:
+        real = os.path.realpath(candidate)
+        if real not in seen and os.path.isdir(candidate):
+            extended.append(os.path.abspath(candidate))
+            seen.add(real)
     return extended
 
 

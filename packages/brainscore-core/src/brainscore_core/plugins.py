@@ -260,7 +260,8 @@ model_registry : Registry
 
     def consult_folders(self, kind: str, identifier: str) -> None:
         """Import the plugin folder that registers ``identifier`` as ``kind`` when no plugin holds it yet or only a
-        built-in distribution does (a no-op without folders, during discovery, or for a third-party registration).
+        built-in distribution does (a no-op without folders, during discovery, with autoload disabled, or for a
+        third-party registration).
 
         Raises
         ------
@@ -269,7 +270,7 @@ model_registry : Registry
         PluginLoadError
             The folder fails to import (the message says how to install its requirements, if it lists any).
         """
-        if self.folders is None or self._state != _LOADED:
+        if self.folders is None or self._state != _LOADED or _autoload_disabled():
             return
         registry = self._registries[normalize_kind(kind)]
         existing = registry.registered_origin(identifier)
