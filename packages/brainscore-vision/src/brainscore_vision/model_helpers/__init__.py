@@ -74,7 +74,11 @@ class _ModelToolsRedirect(importlib.abc.MetaPathFinder):
         if not fullname.startswith(prefix):
             return None
         source = f"{TARGET}.{fullname[len(prefix):]}"
-        if importlib.util.find_spec("model_tools") is None:
+        try:
+            installed = importlib.util.find_spec("model_tools") is not None
+        except ImportError:
+            installed = False
+        if not installed:
             from brainscore_vision.errors import ModelToolsMissingError
 
             raise ModelToolsMissingError(f"{fullname} is part of model-tools, which is not installed: {INSTALL}",
