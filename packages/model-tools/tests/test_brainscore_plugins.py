@@ -339,3 +339,108 @@ def test_a_checkpoint_with_another_sha1_is_refused(folder_scores, plugin_sources
         load_model("bs-s3-tampered")
     folder = module_homes / "brainscore_home" / "brainscore-vision" / "models" / "bs_s3_tampered"
     assert [path.name for path in folder.iterdir()] == [".checkpoint.pth.lock"]  # nothing downloaded was kept
+
+
+# -- Brain-Score's pixels plugin against the zoo, and check_brain_models ------------------------------------------
+
+PIXELS_PLUGIN = {
+    "__init__.py": '''
+        from brainscore_vision import model_registry
+        from brainscore_vision.model_helpers.brain_transformation import ModelCommitment
+        from .model import PixelModel
+
+        model_registry['pixels'] = lambda: ModelCommitment(identifier='pixels', activations_model=PixelModel(),
+                                                           layers=['pixels'])
+    ''',
+    "model.py": '''
+        from collections import OrderedDict
+
+        import numpy as np
+        from PIL import Image
+
+        from brainscore_vision.model_helpers.activations.core import ActivationsExtractorHelper
+
+
+        class PixelModel:  # Brain-Score's pixels plugin, in its style: 32 x 32 here
+            def __init__(self):
+                self._extractor = ActivationsExtractorHelper(identifier='pixels', preprocessing=None,
+                                                             get_activations=self._pixels_from_paths)
+                self._extractor.insert_attrs(self)
+
+            @property
+            def identifier(self):
+                return self._extractor.identifier
+
+            def __call__(self, *args, **kwargs):
+                return self._extractor(*args, **kwargs)
+
+            def _pixels_from_paths(self, paths, layer_names):
+                return OrderedDict([('pixels', np.array([np.array(Image.open(path).convert('RGB').resize((32, 32)))
+                                                         for path in paths]))])
+    ''',
+    "region_layer_map/pixels.json": '{"IT": "pixels", "V4": "pixels", "V2": "pixels", "V1": "pixels"}',
+}
+OVERRIDE_RUN = '''
+    import json, warnings
+    import numpy as np
+    from brainscore_vision import load_model, model_registry, score
+    from brainscore_core.errors import PluginOverrideNotice
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = load_model("pixels")
+    result = score("pixels", "Kriegeskorte2008.hIT-rdm", store=False)
+    print(json.dumps({"notices": [str(w.message) for w in caught if issubclass(w.category, PluginOverrideNotice)],
+                      "class": type(model.activations_model).__name__, "layer_map": model.layer_map,
+                      "module": model_registry.source("pixels").module, "score": float(result)}))
+'''
+
+
+def test_a_brainscore_pixels_folder_replaces_the_zoo_model_with_a_notice(tmp_path, raw_data, module_homes):
+    """Brain-Score's ``pixels`` plugin (an ActivationsExtractorHelper model with a region-layer JSON) dropped into a
+    user folder wins over model-tools' zoo ``pixels``; run in a fresh interpreter (registries are per process)."""
+    for relative, text in PIXELS_PLUGIN.items():
+        path = tmp_path / "plugins" / "models" / "pixels" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    environment = {**os.environ, "BRAINSCORE_PLUGIN_FOLDERS": str(tmp_path / "plugins")}  # homes: the module's
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(OVERRIDE_RUN)], capture_output=True, text=True,
+                         env=environment, cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    output = json.loads(run.stdout.strip().splitlines()[-1])
+    [notice] = output["notices"]
+    assert "\n" not in notice and notice.startswith(
+        "model 'pixels' of an explicit registration (no distribution) (module 'brainscore_vision.models.pixels') "
+        "replaces the built-in one of distribution 'model-tools'")
+    assert output["class"] == "PixelModel" and output["module"] == "brainscore_vision.models.pixels"
+    assert output["layer_map"] == {"IT": "pixels", "V4": "pixels", "V2": "pixels", "V1": "pixels"}
+    assert np.isfinite(output["score"])
+
+
+def test_check_brain_models_accepts_a_brain_model_and_names_what_is_not_one(raw_data, monkeypatch):
+    import functools
+    import types
+
+    from conftest import build_tiny_net
+
+    from model_tools.compat.activations.pytorch import load_preprocess_images
+    from model_tools.compat.brain_transformation import ModelCommitment
+    from model_tools.compat.check_submission import check_models
+
+    module = types.ModuleType("my_brain_models")
+
+    def get_model(name):
+        from model_tools.activations import ActivationsExtractor
+
+        extractor = ActivationsExtractor(build_tiny_net(), name, functools.partial(load_preprocess_images,
+                                                                                   image_size=8))
+        return ModelCommitment(name, extractor, ["1", "2", "4"], region_layer_map={"IT": "2"}) if name == "good" \
+            else extractor
+
+    module.get_model_list, module.get_model = (lambda: ["good"]), get_model
+    monkeypatch.setitem(sys.modules, "my_brain_models", module)
+    scores = check_models.check_brain_models("my_brain_models")
+    assert np.isfinite(float(scores["good"]))
+    module.get_model_list = lambda: ["not-a-brain-model"]
+    with pytest.raises(check_models.CheckFailedError, match="'not-a-brain-model': get_model must return a BrainModel"):
+        check_models.check_brain_models(module)

@@ -263,3 +263,4 @@ def test_odd_one_out_against_a_loop(small_stimulus_set, measure):
     commitment.start_task(BrainModel.Task.odd_one_out)
     if measure == "dot":
         assert list(commitment.look_at(shown).values[0]) == _odd_one_out_by_hand(by_id, triplets, "dot")
+
