@@ -263,4 +263,9 @@ def test_odd_one_out_against_a_loop(small_stimulus_set, measure):
     commitment.start_task(BrainModel.Task.odd_one_out)
     if measure == "dot":
         assert list(commitment.look_at(shown).values[0]) == _odd_one_out_by_hand(by_id, triplets, "dot")
+        from model_tools.compat.brain_transformation.behavior import BehaviorArbiter
+
+        arbiter = BehaviorArbiter({BrainModel.Task.odd_one_out: OddOneOut("tiny", extractor, "2")})
+        arbiter.start_task(BrainModel.Task.odd_one_out)  # what Brain-Score's custom commitments write
+        assert list(arbiter.look_at(shown).values[0]) == _odd_one_out_by_hand(by_id, triplets, "dot")
 

@@ -12,8 +12,24 @@ from model_tools.brain_transformation.label_indices import default_label_indices
 from model_tools.brain_transformation.odd_one_out import OddOneOut as _OddOneOut
 from model_tools.errors import MissingLabelsError
 
-__all__ = ["LabelBehavior", "LabelToImagenetIndices", "LogitsBehavior", "OddOneOut", "ProbabilitiesMapping",
-           "softmax"]
+__all__ = ["BehaviorArbiter", "LabelBehavior", "LabelToImagenetIndices", "LogitsBehavior", "OddOneOut",
+           "ProbabilitiesMapping", "softmax"]
+
+
+class BehaviorArbiter:
+    """Brain-Score's dispatcher over readouts: ``start_task(task, ...)`` sets up ``mapping[task]`` (keys are
+    ``BrainModel.Task`` members or their names), ``look_at`` asks the readout of the current task."""
+
+    def __init__(self, mapping: dict):
+        self.mapping = mapping
+        self.current_executor: Any = None
+
+    def start_task(self, task: Any, *args: Any, **kwargs: Any) -> Any:
+        self.current_executor = self.mapping[task]
+        return self.current_executor.start_task(task, *args, **kwargs)
+
+    def look_at(self, stimuli: Any, *args: Any, **kwargs: Any) -> Any:
+        return self.current_executor.look_at(stimuli, *args, **kwargs)
 
 
 class LabelBehavior(LabelMapping):
