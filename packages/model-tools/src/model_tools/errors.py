@@ -67,3 +67,7 @@ class MicrosaccadesNotSupportedError(ModelToolsError, NotImplementedError):
 
 class RegionLayerMapError(ModelToolsError, ValueError):
     """A ``region_layer_map/<identifier>.json`` that is not a JSON object of region -> layer; names the file."""
+
+
+class CheckFailedError(ModelToolsError, AssertionError):
+    """A model does not pass Brain-Score's pre-submission check (``check_models``); names the model and the check."""

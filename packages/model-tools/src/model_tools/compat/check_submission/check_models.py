@@ -29,7 +29,7 @@ import numpy as np
 from brainscore_core.benchmarks import BenchmarkBase
 from brainscore_vision.model_interface import BrainModel
 from model_tools.compat.brain_transformation import LayerSelection, ModelCommitment, RegionLayerMap
-from model_tools.errors import ModelToolsError
+from model_tools.errors import CheckFailedError
 
 __all__ = ["CHECK_BENCHMARK", "CheckFailedError", "check_base_models", "check_brain_model_processing",
            "check_brain_models", "check_processing"]
@@ -37,10 +37,6 @@ __all__ = ["CHECK_BENCHMARK", "CheckFailedError", "check_base_models", "check_br
 CHECK_BENCHMARK = "Kriegeskorte2008.hIT-rdm"
 CHECK_STIMULI = "Kriegeskorte2008"
 SUCCESS = "Test successful, you are ready to submit!"
-
-
-class CheckFailedError(ModelToolsError, AssertionError):
-    """A model does not pass a pre-submission check; the message names the model and the check."""
 
 
 def _module(module: str | ModuleType) -> ModuleType:
