@@ -102,12 +102,83 @@ def test_bucket_with_folder_and_explicit_endpoint(s3_env):
     assert store.bucket_name == "abc" and store.object_key("f.nc") == "folder/sub/f.nc"
 
 
-def test_load_weight_file(versioned_bucket, tmp_path, brainio_home):
-    from brainio.s3 import load_weight_file
+def _dead_endpoint(monkeypatch):
+    """Point boto3 at a port nothing listens on (the network is 'down'), with one attempt and no retries."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    monkeypatch.setenv("AWS_RETRY_MODE", "standard")
+    return f"http://127.0.0.1:{port}"
+
+
+def test_fetch_to_downloads_verifies_and_reuses_the_file_offline(versioned_bucket, tmp_path, monkeypatch):
+    from brainio.cache import fetch_to
 
     weights = tmp_path / "weights.bin"
     weights.write_bytes(b"\x00\x01" * 1000)
     version = S3Store(versioned_bucket).upload(weights, "models/net/weights.bin")
-    path = load_weight_file(versioned_bucket, "models/net", "weights.bin", version, sha1_hash(weights))
-    assert path == brainio_home / sha1_hash(weights) / "weights.bin"
-    assert path.read_bytes() == weights.read_bytes()
+    target = tmp_path / "home" / "models" / "net" / "weights.bin"
+    path = fetch_to(S3Store(versioned_bucket), "models/net/weights.bin", target, sha1_hash(weights), version)
+    assert path == target and path.read_bytes() == weights.read_bytes()
+    assert not [p for p in target.parent.iterdir() if p.name.endswith(".part")]  # no temporary left
+
+    _dead_endpoint(monkeypatch)  # offline: the verified copy is used without contacting the store
+    assert fetch_to(S3Store(versioned_bucket), "models/net/weights.bin", target, sha1_hash(weights), version) == target
+
+
+def test_fetch_to_refuses_a_sha1_mismatch_and_leaves_nothing(versioned_bucket, tmp_path):
+    from brainio import Sha1MismatchError
+    from brainio.cache import fetch_to
+
+    weights = tmp_path / "weights.bin"
+    weights.write_bytes(b"real bytes")
+    S3Store(versioned_bucket).upload(weights, "w.bin")
+    target = tmp_path / "out" / "w.bin"
+    with pytest.raises(Sha1MismatchError, match=f"expected {'a' * 40}"):
+        fetch_to(S3Store(versioned_bucket), "w.bin", target, "a" * 40)
+    assert not target.exists() and not [p for p in target.parent.iterdir() if not p.name.endswith(".lock")]
+
+
+def test_fetch_to_replaces_a_damaged_copy_and_accepts_no_sha1(versioned_bucket, tmp_path):
+    from brainio.cache import fetch_to
+
+    weights = tmp_path / "weights.bin"
+    weights.write_bytes(b"good" * 100)
+    S3Store(versioned_bucket).upload(weights, "w.bin")
+    target = tmp_path / "out" / "w.bin"
+    fetch_to(S3Store(versioned_bucket), "w.bin", target, sha1_hash(weights))
+    target.write_bytes(b"damaged")
+    assert fetch_to(S3Store(versioned_bucket), "w.bin", target, sha1_hash(weights)).read_bytes() == b"good" * 100
+    other = tmp_path / "out" / "unverified.bin"
+    assert fetch_to(S3Store(versioned_bucket), "w.bin", other).read_bytes() == b"good" * 100
+
+
+def test_offline_without_the_file_is_one_line_naming_file_url_and_folder(versioned_bucket, tmp_path, monkeypatch):
+    from brainio import FileUnavailableError, StoreUnreachableError
+    from brainio.cache import fetch_to
+
+    endpoint = _dead_endpoint(monkeypatch)
+    target = tmp_path / "home" / "models" / "w.bin"
+    with pytest.raises(FileUnavailableError) as caught:
+        fetch_to(S3Store(f"{versioned_bucket}/models"), "w.bin", target, "b" * 40, version_id="v1")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"w.bin is not in {target.parent}" in message
+    assert f"{endpoint}/{versioned_bucket}/models/w.bin?versionId=v1 cannot be reached" in message
+    assert message.endswith(f"put it in {target.parent}")
+    assert isinstance(caught.value, FileNotFoundError) and not target.exists()
+    with pytest.raises(StoreUnreachableError):  # the store itself says it cannot be reached
+        S3Store(versioned_bucket).download("w.bin", tmp_path / "x")
+
+
+def test_s3_urls_name_bucket_folder_key_and_version(monkeypatch):
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"):
+        monkeypatch.delenv(name, raising=False)
+    store = S3Store("brainscore-storage/brainscore-vision/models")
+    assert store.url("a/b.pth") == "https://brainscore-storage.s3.amazonaws.com/brainscore-vision/models/a/b.pth"
+    assert store.url("b.pth", "null").endswith("/models/b.pth")  # 'null' is S3's name for "no version"
+    assert S3Store("b", endpoint_url="http://127.0.0.1:9/").url("k", "v") == "http://127.0.0.1:9/b/k?versionId=v"

@@ -109,3 +109,33 @@ def results_url(request, tmp_path):
         connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
     engine.dispose()
     return f"{base}/{name}"
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """A moto S3 server on 127.0.0.1 (a free port); yields its endpoint URL."""
+    pytest.importorskip("boto3", reason="boto3 (extra brainscore-core[test]) is needed for the S3 tests")
+    pytest.importorskip("moto.server", reason="moto[server] (extra brainscore-core[test]) is needed for the S3 tests")
+    from brainio.testing import local_s3_server
+
+    with local_s3_server() as endpoint:
+        yield endpoint
+
+
+@pytest.fixture
+def s3_bucket(s3_server, monkeypatch, tmp_path, request):
+    """A new versioned bucket on the moto server, boto3 pointed at it through the standard AWS variables."""
+    import boto3
+
+    from brainio.testing import s3_test_environment
+
+    for name, value in s3_test_environment(s3_server, tmp_path).items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    name = "bucket-" + request.node.name.lower().replace("_", "-")[:40].strip("-")
+    client = boto3.client("s3")
+    client.create_bucket(Bucket=name)
+    client.put_bucket_versioning(Bucket=name, VersioningConfiguration={"Status": "Enabled"})
+    return name

@@ -47,3 +47,20 @@ def test_set_options_nests_and_refuses_unknown_names(monkeypatch):
     assert progress_enabled() and caching_enabled("ceiling")
     with pytest.raises(ValueError, match="unknown option"), set_options(colour=True):
         pass
+
+
+def test_plugin_folders_from_the_option_or_the_environment(monkeypatch, tmp_path):
+    import os
+
+    from brainscore_core.config import plugin_folders
+
+    monkeypatch.delenv("BRAINSCORE_PLUGIN_FOLDERS", raising=False)
+    assert plugin_folders() == []
+    monkeypatch.setenv("BRAINSCORE_PLUGIN_FOLDERS", f"{tmp_path / 'a'}{os.pathsep}{os.pathsep} ~/b ")
+    assert plugin_folders() == [tmp_path / "a", Path("~/b").expanduser()]
+    with set_options(plugin_folders=[tmp_path / "c"]):
+        assert plugin_folders() == [tmp_path / "c"]
+    with set_options(plugin_folders=str(tmp_path / "d")):
+        assert plugin_folders() == [tmp_path / "d"]
+    with set_options(plugin_folders=[]):  # an empty list overrides the environment
+        assert plugin_folders() == []

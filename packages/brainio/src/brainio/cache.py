@@ -7,6 +7,11 @@ and ctime; a later load re-hashes the file whenever these differ. A cached file 
 deleted and downloaded again; a download that fails the check is deleted and raises
 :class:`~brainio.errors.Sha1MismatchError`. A file changed within :data:`~brainio.extraction.RACY_WINDOW_NS` of its
 marker is re-hashed (git's racily-clean rule), and temporaries of killed downloads are removed under the lock.
+
+:func:`fetch_to` applies the same rules to a file at a path of the caller's choosing (model weights under
+``$BRAINSCORE_HOME``, a plugin's own folder), with its lock beside the file. A file already there is used without
+contacting the store, so it works offline; when it is absent and the store cannot be reached, the error names the
+file, its URL and the folder to put it in (:class:`~brainio.errors.FileUnavailableError`).
 """
 
 from __future__ import annotations
@@ -22,10 +27,11 @@ from pathlib import Path, PurePosixPath
 from filelock import FileLock
 
 from ._files import atomic_path, sha1_hash
-from .errors import Sha1MismatchError
+from .errors import FileUnavailableError, Sha1MismatchError, StoreUnreachableError
 from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
 
-__all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_verified", "sweep_stale_temporaries"]
+__all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_to", "fetch_verified", "store_url",
+           "sweep_stale_temporaries"]
 
 _logger = logging.getLogger(__name__)
 
@@ -94,25 +100,78 @@ def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, ho
     check_sha1(sha1, f"{store!r}:{key}")
     target = home / sha1 / PurePosixPath(key).name
     with _lock(f"{sha1}-{target.name}", home):
-        for leftover in temporaries_of(target.parent, target.name):  # a killed download's; only lock holders write
-            leftover.unlink(missing_ok=True)
-        if target.exists():
-            if _is_verified(target, sha1):
-                return target
-            _logger.warning("cached %s does not match its SHA-1 %s; downloading it again", target, sha1)
-            target.unlink()
-            _marker(target).unlink(missing_ok=True)
         created = not target.parent.exists()
         try:
-            with atomic_path(target) as temp:
-                store.download(key, temp, version_id=version_id)
-                actual = sha1_hash(temp)
-                if actual != sha1:
-                    raise Sha1MismatchError(f"{store!r}:{key}", expected=sha1, actual=actual)
-            _write_marker(target, sha1)
+            return _fetch_locked(store, key, target, sha1, version_id)
         except BaseException:
             if created:
                 with contextlib.suppress(OSError):
                     target.parent.rmdir()  # only if empty
             raise
+
+
+def fetch_to(store, key: str, target: str | os.PathLike, sha1: str | None = None,
+             version_id: str | None = None) -> Path:
+    """``target``, holding the object ``key`` of ``store``: used as it is when already there (and matching ``sha1``),
+    else downloaded, checked and renamed into place under a lock beside it (``.<name>.lock``).
+
+    Parameters
+    ----------
+    store : Store
+        Anything with ``download(key, path, version_id=None)`` (``S3Store``, ``LocalStore``).
+    key : str
+        The object's key in the store.
+    target : path-like
+        Where the file goes; its folder is created.
+    sha1 : str, default=None
+        Expected SHA-1 (40 lowercase hex digits). None: the file is not verified (Brain-Score's ``load_file``
+        records none); it is still written atomically.
+    version_id : str, default=None
+
+    Raises
+    ------
+    Sha1MismatchError
+        The downloaded bytes do not hash to ``sha1``; nothing is left at ``target``.
+    FileUnavailableError
+        ``target`` is absent and the store cannot be reached: one line naming the file, its URL and the folder.
+    """
+    target = Path(target)
+    if sha1 is not None:
+        check_sha1(sha1, f"{store!r}:{key}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(target.parent / f".{target.name}.lock")):
+        try:
+            return _fetch_locked(store, key, target, sha1, version_id)
+        except StoreUnreachableError as error:
+            reason = error.__cause__ or error
+            raise FileUnavailableError(
+                f"{target.name} is not in {target.parent} and {store_url(store, key, version_id)} cannot be reached "
+                f"({type(reason).__name__}: {reason}); download it on a machine with network access and put it in "
+                f"{target.parent}") from error
+
+
+def store_url(store, key: str, version_id: str | None = None) -> str:
+    """Where ``key`` lives, as a URL when the store can say (``S3Store.url``), else ``<store>:<key>``."""
+    url = getattr(store, "url", None)
+    return url(key, version_id) if callable(url) else f"{store!r}:{key}"
+
+
+def _fetch_locked(store, key: str, target: Path, sha1: str | None, version_id: str | None) -> Path:
+    """The body of :func:`fetch_verified` and :func:`fetch_to`; the caller holds the file's lock."""
+    for leftover in temporaries_of(target.parent, target.name):  # a killed download's; only lock holders write
+        leftover.unlink(missing_ok=True)
+    if target.exists():
+        if sha1 is None or _is_verified(target, sha1):
+            return target
+        _logger.warning("cached %s does not match its SHA-1 %s; downloading it again", target, sha1)
+        target.unlink()
+        _marker(target).unlink(missing_ok=True)
+    with atomic_path(target) as temp:
+        store.download(key, temp, version_id=version_id)
+        if sha1 is not None:
+            actual = sha1_hash(temp)
+            if actual != sha1:
+                raise Sha1MismatchError(f"{store_url(store, key, version_id)}", expected=sha1, actual=actual)
+    if sha1 is not None:
+        _write_marker(target, sha1)
     return target

@@ -47,6 +47,15 @@ class StoreKeyError(BrainIOError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class StoreUnreachableError(BrainIOError, ConnectionError):
+    """A store that cannot be reached (no network, endpoint down, timeout); the message names the URL."""
+
+
+class FileUnavailableError(BrainIOError, FileNotFoundError):
+    """A file that is neither in its local folder nor downloadable now; the message names the file, its URL and
+    the folder to put it in."""
+
+
 class UnknownAssemblyClassError(BrainIOError, KeyError):
     """An assembly class name that brainio does not know."""
 

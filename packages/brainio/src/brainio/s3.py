@@ -1,16 +1,18 @@
-"""Brain-Score's S3 loaders (tutorial signatures) on top of :mod:`brainio.fetch` and ``S3Store``."""
+"""Brain-Score's S3 loaders of packaged data (tutorial signatures) on top of :mod:`brainio.fetch` and ``S3Store``.
+
+Single files (model weights) are fetched with :func:`brainio.cache.fetch_to`; Brain-Score's ``load_weight_file`` and
+``load_file`` signatures, which place files under ``$BRAINSCORE_HOME``, are in :mod:`brainscore_core.s3_files`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from .assemblies import DataAssembly
-from .cache import fetch_verified
 from .fetch import load_assembly, load_stimulus_set
 from .stimuli import StimulusSet
 
-__all__ = ["load_assembly_from_s3", "load_stimulus_set_from_s3", "load_weight_file"]
+__all__ = ["load_assembly_from_s3", "load_stimulus_set_from_s3"]
 
 
 def _store(bucket: str):
@@ -35,10 +37,3 @@ def load_assembly_from_s3(identifier: str, version_id: str | None, sha1: str, bu
     """Load ``assy_<identifier>.nc`` from ``bucket``; see :func:`brainio.fetch.load_assembly`."""
     return load_assembly(identifier, _store(bucket), sha1=sha1, cls=cls, version_id=version_id,
                          stimulus_set_loader=stimulus_set_loader, merge_stimulus_set_meta=merge_stimulus_set_meta)
-
-
-def load_weight_file(bucket: str, folder_path: str, relative_path: str, version_id: str | None, sha1: str) -> Path:
-    """Fetch ``<folder_path>/<relative_path>`` from ``bucket`` into the verified cache and return its path
-    (``$BRAINIO_HOME/<sha1>/<file name>``)."""
-    key = f"{folder_path.strip('/')}/{relative_path}" if folder_path else relative_path
-    return fetch_verified(_store(bucket), key, sha1, version_id)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import os
 import pkgutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,7 +16,7 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "defined_exceptions", "local_s3_server"]
+__all__ = ["assert_assemblies_equal", "defined_exceptions", "local_s3_server", "s3_test_environment"]
 
 
 def _equal(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
@@ -126,3 +128,15 @@ def defined_exceptions(package: str) -> list[type[BaseException]]:
                     and value.__module__ == module.__name__):
                 found[f"{value.__module__}.{value.__qualname__}"] = value
     return [found[name] for name in sorted(found)]
+def s3_test_environment(endpoint: str, scratch: str | os.PathLike) -> dict[str, str | None]:
+    """Environment variables that point boto3 at ``endpoint`` (a :func:`local_s3_server`) with fake credentials and
+    no AWS configuration of the machine (config files under ``scratch``); None means: unset it.
+
+    Example: ``for name, value in s3_test_environment(endpoint, tmp_path).items(): monkeypatch.setenv(name, value)
+    if value is not None else monkeypatch.delenv(name, raising=False)``.
+    """
+    return {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_EC2_METADATA_DISABLED": "true",  # never ask an instance-metadata endpoint
+            "AWS_ENDPOINT_URL": endpoint, "AWS_CONFIG_FILE": str(Path(scratch) / "no-aws-config"),
+            "AWS_SHARED_CREDENTIALS_FILE": str(Path(scratch) / "no-aws-credentials"),
+            "AWS_PROFILE": None, "AWS_SESSION_TOKEN": None, "AWS_ENDPOINT_URL_S3": None}

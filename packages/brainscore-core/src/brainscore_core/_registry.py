@@ -85,7 +85,8 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
     """Factories of one kind keyed by identifier.
 
     Reading (``registry[id]``, ``id in registry``, iteration, ``len``) first runs the domain's plugin
-    discovery (once per process). Assigning (``registry[id] = factory``) registers a factory, attributed
+    discovery (once per process); ``registry[id]`` and ``id in registry`` also import the domain's plugin folder
+    registering ``id`` when no plugin holds it yet. Assigning (``registry[id] = factory``) registers a factory, attributed
     to the distribution whose entry point is being imported at that moment (or to the module that
     assigns); an identifier claimed from two origins raises ``DuplicateIdentifierError``.
     """
@@ -99,6 +100,7 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
     # reading triggers discovery
     def __getitem__(self, identifier: str) -> Callable[..., Any]:
         self._domain.ensure_loaded()
+        self._domain.consult_folders(self.kind, identifier)
         try:
             return self._factories[identifier]
         except KeyError:
@@ -106,6 +108,8 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
 
     def __contains__(self, identifier: object) -> bool:
         self._domain.ensure_loaded()
+        if isinstance(identifier, str):
+            self._domain.consult_folders(self.kind, identifier)
         return identifier in self._factories
 
     def __iter__(self) -> Iterator[str]:
@@ -139,7 +143,7 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
         """The error for a missing ``identifier``, listing close matches."""
         matches = difflib.get_close_matches(str(identifier), list(self._factories), n=5, cutoff=0.6)
         other_kinds = [kind for kind, registry in self._domain.registries().items()
-                       if registry is not self and identifier in registry]
+                       if registry is not self and registry.is_registered(identifier)]
         return UnknownIdentifierError(self.kind, identifier, matches, group=self._domain.entry_point_group,
                                       n_registered=len(self._factories), other_kinds=other_kinds)
 

@@ -9,6 +9,7 @@ option                    environment variable                   default
 ``home``                  ``BRAINSCORE_HOME`` (empty = unset)    ``~/.brain-score``
 ``progress``              ``BRAINSCORE_PROGRESS``                on
 ``caching``               ``RESULTCACHING_DISABLE``              on (see :func:`caching_enabled`)
+``plugin_folders``        ``BRAINSCORE_PLUGIN_FOLDERS``          none (see :func:`plugin_folders`)
 ========================  =====================================  ============================================
 
 Flags (:func:`env_flag`) are true for ``1/true/yes/on`` and false for ``0/false/no/off`` and the empty string,
@@ -23,12 +24,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["OPTIONS", "brainscore_home", "caching_enabled", "env_flag", "progress_enabled", "set_options"]
+__all__ = ["OPTIONS", "PLUGIN_FOLDERS_ENV", "brainscore_home", "caching_enabled", "env_flag", "plugin_folders",
+           "progress_enabled", "set_options"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
-OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None}
+OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None}
 """Options set by :func:`set_options`; None means: ask the environment."""
 
 
@@ -52,6 +54,21 @@ def brainscore_home() -> Path:
         return Path(OPTIONS["home"]).expanduser()
     configured = os.environ.get("BRAINSCORE_HOME", "").strip()
     return Path(configured).expanduser() if configured else Path.home() / ".brain-score"
+
+
+PLUGIN_FOLDERS_ENV = "BRAINSCORE_PLUGIN_FOLDERS"
+
+
+def plugin_folders() -> list[Path]:
+    """Folders of the user's own plugins, each laid out like Brain-Score's package folder (``models/``,
+    ``benchmarks/``, ``data/``, ``metrics/``, one plugin folder in each): the option ``plugin_folders`` (a sequence of
+    paths, or one string of paths separated by ``os.pathsep``), else ``$BRAINSCORE_PLUGIN_FOLDERS`` (separated by
+    ``os.pathsep``), else none. Empty entries are ignored; ``~`` is expanded."""
+    value = OPTIONS["plugin_folders"]
+    if value is None:
+        value = os.environ.get(PLUGIN_FOLDERS_ENV, "")
+    entries = value.split(os.pathsep) if isinstance(value, str) else [os.fspath(entry) for entry in value]
+    return [Path(entry.strip()).expanduser() for entry in entries if entry.strip()]
 
 
 def progress_enabled() -> bool:

@@ -19,6 +19,7 @@ __all__ = [
     "PluginLoadError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
+    "PluginOverrideNotice",
     "UnknownIdentifierError",
     "UnknownKindError",
 ]
@@ -95,6 +96,10 @@ class InvalidPluginError(BrainScoreError, ValueError):
 
 class PluginLoadError(BrainScoreError, ImportError):
     """Importing a plugin module named by an entry point failed; the message names the distribution."""
+
+
+class PluginOverrideNotice(UserWarning):
+    """An installed plugin replaced a built-in one of the same identifier (the notice names both)."""
 
 
 class NonScalarScoreError(BrainScoreError, ValueError):

@@ -10,6 +10,12 @@ Discovery runs once, lazily, the first time a registry is read: every entry poin
 loaded (which imports the plugin module and nothing else), modules are registered with a pluggy plugin
 manager, ``check_pending`` is run, and every hook implementation is called once to collect factories.
 Factories themselves are called only by ``load_*``.
+
+A domain may also have Brain-Score's plugin folders (:mod:`brainscore_core.plugin_folders`): an identifier no plugin
+registered is looked for in the folders' ``__init__.py`` text, and the one folder registering it is imported. A
+plugin that claims an identifier of a built-in distribution (``builtin_distributions``, e.g. the model zoo's
+``alexnet``) replaces it, with a one-line :class:`~brainscore_core.errors.PluginOverrideNotice` naming both; two
+other plugins claiming one identifier stay a :class:`~brainscore_core.errors.DuplicateIdentifierError`.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import importlib
 import importlib.metadata
 import os
 import threading
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Collection, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -26,7 +33,12 @@ import pluggy
 
 from brainscore_core import hookspecs
 from brainscore_core._registry import KINDS, PluginInfo, Registry, normalize_kind
-from brainscore_core.errors import DuplicateIdentifierError, InvalidPluginError, PluginLoadError
+from brainscore_core.errors import (
+    DuplicateIdentifierError,
+    InvalidPluginError,
+    PluginLoadError,
+    PluginOverrideNotice,
+)
 from brainscore_core.hookspecs import HOOK_KINDS, PROJECT_NAME, hookimpl
 
 __all__ = ["AUTOLOAD_ENV", "PLUGINS_ENV", "Domain", "PluginInfo", "Registry", "hookimpl"]
@@ -54,6 +66,11 @@ class Domain:
     ----------
     entry_point_group : str
         Entry-point group whose entry points name plugin modules (``[project.entry-points.<group>]``).
+    folders : PluginFolders, default=None
+        Brain-Score's plugin folders of the domain package, looked in for identifiers nobody registered (and for
+        identifiers a built-in distribution registered, which a folder plugin replaces).
+    builtin_distributions : collection of str, default=()
+        Distributions whose registrations any other plugin may replace (with a notice) instead of colliding.
 
     Attributes
     ----------
@@ -68,8 +85,10 @@ model_registry : Registry
     (comma-separated entry-point names of the group, or module paths) are available.
     """
 
-    def __init__(self, entry_point_group: str):
+    def __init__(self, entry_point_group: str, *, folders: Any = None, builtin_distributions: Collection[str] = ()):
         self.entry_point_group = entry_point_group
+        self.folders = folders
+        self.builtin_distributions = frozenset(builtin_distributions)
         self._lock = threading.RLock()
         self._state = _UNLOADED
         self._error: BaseException | None = None
@@ -128,6 +147,7 @@ model_registry : Registry
     def load_ceiling(self, identifier: str, *args: Any, **kwargs: Any) -> Any:
         """Call the ceiling factory ``identifier`` (looked up among ceilings, then among metrics)."""
         self.ensure_loaded()
+        self.consult_folders("ceiling", identifier)
         if self.ceiling_registry.is_registered(identifier):
             return self.ceiling_registry[identifier](*args, **kwargs)
         if self.metric_registry.is_registered(identifier):
@@ -225,8 +245,48 @@ model_registry : Registry
             registry = self._registries[kind]
             existing = registry.registered_origin(identifier)
             if existing is not None and not existing.same_origin(info):
-                raise DuplicateIdentifierError(kind, identifier, existing, info)
+                builtin_existing, builtin_new = self._is_builtin(existing), self._is_builtin(info)
+                if builtin_existing == builtin_new:
+                    raise DuplicateIdentifierError(kind, identifier, existing, info)
+                kept, replaced = (info, existing) if builtin_existing else (existing, info)
+                warnings.warn(f"{kind} {identifier!r} of {kept.describe()} replaces the built-in one of "
+                              f"{replaced.describe()}", PluginOverrideNotice, stacklevel=3)
+                if not builtin_existing:  # a built-in registered after the installed plugin: keep the plugin
+                    return
             registry.store(info, factory)
+
+    def _is_builtin(self, info: PluginInfo) -> bool:
+        return info.distribution in self.builtin_distributions
+
+    def consult_folders(self, kind: str, identifier: str) -> None:
+        """Import the plugin folder that registers ``identifier`` as ``kind`` when no plugin holds it yet or only a
+        built-in distribution does (a no-op without folders, during discovery, with autoload disabled, or for a
+        third-party registration).
+
+        Raises
+        ------
+        DuplicateIdentifierError
+            Two plugin folders register ``identifier``.
+        PluginLoadError
+            The folder fails to import (the message says how to install its requirements, if it lists any).
+        """
+        if self.folders is None or self._state != _LOADED or _autoload_disabled():
+            return
+        registry = self._registries[normalize_kind(kind)]
+        existing = registry.registered_origin(identifier)
+        if existing is not None and not self._is_builtin(existing):
+            return
+        with self._lock:
+            match = self.folders.locate(normalize_kind(kind), identifier)
+            if match is None:
+                return
+            source = _Source(None, None, match.module)
+            self._module_sources[match.module] = source  # later registrations of its modules belong to it too
+            self._importing.append(source)
+            try:
+                self.folders.import_folder(match)
+            finally:
+                self._importing.pop()
 
     def _attribute(self, module: str | None) -> _Source:
         """The distribution an assignment made by ``module`` belongs to."""

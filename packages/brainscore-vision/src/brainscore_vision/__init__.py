@@ -12,6 +12,9 @@ Plugins may also assign into the registries, the Brain-Score way::
 
     from brainscore_vision import benchmark_registry
     benchmark_registry['YourBenchmark.IT-pls'] = YourBenchmarkIT
+
+and Brain-Score's plugin folders (``models/<folder>/``, ``benchmarks/``, ``data/``, ``metrics/``, here or in the
+user plugin folders of ``$BRAINSCORE_PLUGIN_FOLDERS``) are found by the identifier they register.
 """
 
 from importlib.metadata import version as _version
@@ -20,14 +23,19 @@ from brainio.assemblies import DataAssembly
 from brainio.stimuli import StimulusSet
 from brainscore_core.benchmarks import Benchmark
 from brainscore_core.metrics import Ceiling, Metric, Score
+from brainscore_core.plugin_folders import PluginFolders
 from brainscore_core.plugins import Domain
 from brainscore_vision.model_interface import BrainModel
 
 __version__ = _version("brainscore-vision")
 
 ENTRY_POINT_GROUP = "brainscore_vision"
+BUILTIN_DISTRIBUTIONS = ("brainscore-vision", "brainscore-metrics", "model-tools")
+"""Distributions of this repository: an installed plugin claiming one of their identifiers replaces it (with a
+notice naming both) instead of colliding."""
 
-domain = Domain(ENTRY_POINT_GROUP)
+domain = Domain(ENTRY_POINT_GROUP, folders=PluginFolders("brainscore_vision"),
+                builtin_distributions=BUILTIN_DISTRIBUTIONS)
 """The plugin domain behind every registry and ``load_*`` function of this package."""
 
 data_registry = domain.data_registry

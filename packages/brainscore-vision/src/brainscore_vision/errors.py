@@ -12,7 +12,7 @@ from brainscore_core.errors import BrainScoreError
 
 __all__ = [
     "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "GratingLayoutError",
-    "MissingRawDataError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
+    "MissingRawDataError", "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
     "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
     "UnitSelectionError", "UnknownPropertyError", "VisionError",
 ]
@@ -52,6 +52,11 @@ class StimulusTableError(VisionError, ValueError):
 
 class UnknownPropertyError(VisionError, ValueError):
     """A property that the assembly does not hold; the message names it and the ones it holds."""
+
+
+# -- models -----------------------------------------------------------------------------------------------------
+class ModelToolsMissingError(VisionError, ModuleNotFoundError):
+    """A ``brainscore_vision.model_helpers`` module was imported without model-tools, which implements it."""
 
 
 # -- benchmarks -------------------------------------------------------------------------------------------------

@@ -61,3 +61,15 @@ class MissingDependencyError(ModelToolsError, ImportError):
 
 class WeightsDigestError(ModelToolsError, ValueError):
     """A weight file whose SHA-256 does not match the digest its publisher gives; names the file and both digests."""
+
+
+class MicrosaccadesNotSupportedError(ModelToolsError, NotImplementedError):
+    """Several trials with ``require_variance=True`` (Brain-Score's microsaccades) were asked for; not implemented."""
+
+
+class RegionLayerMapError(ModelToolsError, ValueError):
+    """A ``region_layer_map/<identifier>.json`` that is not a JSON object of region -> layer; names the file."""
+
+
+class CheckFailedError(ModelToolsError, AssertionError):
+    """A model does not pass Brain-Score's pre-submission check (``check_models``); names the model and the check."""

@@ -8,15 +8,17 @@ without credentials.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import boto3
 from botocore import UNSIGNED
 from botocore.config import Config
-from botocore.exceptions import ClientError, NoCredentialsError
+from botocore.exceptions import ClientError, HTTPClientError, NoCredentialsError
+from botocore.exceptions import ConnectionError as BotoConnectionError
 
-from ..errors import StoreKeyError
+from ..errors import StoreKeyError, StoreUnreachableError
 
 __all__ = ["S3Store"]
 
@@ -55,6 +57,16 @@ class S3Store:
         folder = self.bucket.split("/", 1)[1].strip("/") if "/" in self.bucket else ""
         return f"{folder}/{key}" if folder else key
 
+    def url(self, key: str, version_id: str | None = None) -> str:
+        """The object's URL: ``https://<bucket>.s3.amazonaws.com/<key>`` (Brain-Score's form), or
+        ``<endpoint>/<bucket>/<key>`` for another endpoint (``endpoint_url``, ``AWS_ENDPOINT_URL_S3``,
+        ``AWS_ENDPOINT_URL``); ``?versionId=`` when a version is given."""
+        endpoint = (self.endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+                    or "").rstrip("/")
+        key = self.object_key(key)
+        base = f"{endpoint}/{self.bucket_name}/{key}" if endpoint else f"https://{self.bucket_name}.s3.amazonaws.com/{key}"
+        return f"{base}?versionId={version_id}" if version_id and version_id != "null" else base
+
     def client(self, signed: bool = True) -> Any:
         config = None if signed else Config(signature_version=UNSIGNED)
         session = boto3.session.Session()
@@ -67,15 +79,20 @@ class S3Store:
             arguments["VersionId"] = version_id
         try:
             response = self._get(arguments)
+        except (BotoConnectionError, HTTPClientError) as error:  # no network, endpoint down, timeouts
+            raise StoreUnreachableError(f"{self.url(key, version_id)} cannot be reached: {error}") from error
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code", "")
             if code in _MISSING:
                 raise StoreKeyError(f"{self!r} has no object {arguments['Key']!r}"
                                     f"{f' version {version_id!r}' if version_id else ''} ({code})") from error
             raise
-        with open(target, "wb") as file:
-            for chunk in response["Body"].iter_chunks(_CHUNK):
-                file.write(chunk)
+        try:
+            with open(target, "wb") as file:
+                for chunk in response["Body"].iter_chunks(_CHUNK):
+                    file.write(chunk)
+        except (BotoConnectionError, HTTPClientError) as error:  # the connection broke while reading
+            raise StoreUnreachableError(f"{self.url(key, version_id)} cannot be reached: {error}") from error
 
     def _get(self, arguments: dict) -> dict:
         try:

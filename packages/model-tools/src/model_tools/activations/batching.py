@@ -107,7 +107,13 @@ def _prepare(stimuli: Stimuli, preprocessor: Any, start: int, stop: int, buffers
     chunk = stimuli.items[start:stop]
     if not (hasattr(preprocessor, "decode") and hasattr(preprocessor, "to_tensor")):
         batch = preprocessor(chunk)
-        return batch if isinstance(batch, torch.Tensor) else torch.as_tensor(np.asarray(batch))
+        if isinstance(batch, torch.Tensor):
+            return batch
+        if isinstance(batch, np.ndarray | list | tuple):
+            array = np.asarray(batch)
+            if array.dtype.kind in "biuf":  # numbers: the model's input tensor
+                return torch.as_tensor(array)
+        return batch  # anything else (a dict of tensors, paths for a function model) goes to the model as it is
     if buffers is None:
         return preprocessor.to_tensor(np.stack([preprocessor.decode(item) for item in chunk]))
     first = preprocessor.decode(chunk[0])

@@ -20,7 +20,7 @@ from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
 from model_tools.activations.rows import RowTarget, _row_parts  # noqa: F401  (_row_parts: its old home)
 from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
-from model_tools.errors import StimulusError
+from model_tools.errors import MicrosaccadesNotSupportedError, StimulusError
 
 
 def _default_workers(phased: bool) -> int:
@@ -47,6 +47,15 @@ def _callable_fields(function: Any) -> dict[str, Any]:
         return {"kind": "partial", "func": inner, "args": [repr(a) for a in function.args],
                 "keywords": {k: repr(v) for k, v in sorted(function.keywords.items())}}
     return {"kind": "callable", "name": f"{getattr(function, '__module__', '')}.{getattr(function, '__qualname__', type(function).__qualname__)}"}
+
+
+def check_trials(identifier: str, number_of_trials: int, require_variance: bool) -> None:
+    """Refuse Brain-Score's microsaccades (several trials with ``require_variance=True``) in one line: a static model
+    answers every trial alike, and shifting the image per trial is not implemented."""
+    if require_variance and number_of_trials > 1:
+        raise MicrosaccadesNotSupportedError(
+            f"model {identifier!r}: number_of_trials={number_of_trials} with require_variance=True asks for "
+            "Brain-Score's microsaccades (a different image shift per trial), which model-tools does not implement")
 
 
 class ActivationsExtractor:
@@ -134,8 +143,11 @@ class ActivationsExtractor:
         stimuli_identifier : str, default=None
             Kept as attr ``stimulus_set_identifier``; the cache key uses content, not this name.
         number_of_trials, require_variance
-            Accepted for compatibility; a static model gives the same activations on every trial.
+            A static model gives the same activations on every trial, so without ``require_variance`` the trials are
+            not repeated (as in the reference). ``require_variance=True`` with more than one trial asks for
+            Brain-Score's microsaccades, which are not implemented: :class:`MicrosaccadesNotSupportedError`.
         """
+        check_trials(self.identifier, number_of_trials, require_variance)
         stimuli = as_stimuli(stimuli)
         values, widths = self.extract_values(stimuli, layers)
         stimulus_set_identifier = stimuli_identifier or getattr(stimuli.stimulus_set, "identifier", None)
@@ -166,7 +178,7 @@ class ActivationsExtractor:
         if len(stimuli) == 0:
             raise StimulusError(f"model {self.identifier!r}: no stimuli to extract activations for")
         layers = unique(layers)
-        resolve_layers(self.model, layers, self.identifier)  # fail before any work
+        self._resolve_layers(layers)  # fail before any work
         if not caching_enabled(self.cache):
             return self._run(stimuli, layers)
         cache = ActivationsCache(self.cache_root)
@@ -196,6 +208,26 @@ class ActivationsExtractor:
         })
 
     # -- internals --------------------------------------------------------------------------------------
+    def _resolve_layers(self, layers: Sequence[str]) -> dict[str, Any]:
+        """Each layer name's submodule (:func:`~model_tools.activations.hooks.resolve_layers`); a subclass may resolve
+        names its own way (Brain-Score's ``PytorchWrapper.get_layer``)."""
+        return resolve_layers(self.model, layers, self.identifier)
+
+    def _model_inputs(self, batch: Any) -> Any:
+        """One input batch as the model takes it: a tensor goes to ``device``, floating-point values in the dtype of
+        the model's floating-point parameters (a float64 or float16 model gets float64 / float16 inputs); other
+        inputs (what a preprocessing callable returns: a dict, a list) stay as they are."""
+        import torch
+
+        if not isinstance(batch, torch.Tensor):
+            return batch
+        dtype = next((p.dtype for p in self.model.parameters() if p.is_floating_point()), None)
+        return batch.to(self.device, dtype=dtype if dtype is not None and batch.is_floating_point() else None)
+
+    def _forward(self, batch: Any) -> Any:
+        """Run the model on one input batch (see :meth:`_model_inputs`); a subclass may add arguments."""
+        return self.model(self._model_inputs(batch))
+
     def _preprocessor(self) -> Any:
         return self.preprocessing if self.preprocessing is not None else ImagePreprocessing()
 
@@ -221,7 +253,7 @@ class ActivationsExtractor:
 
         from brainscore_core.progress import progress
 
-        modules = resolve_layers(self.model, layers, self.identifier)
+        modules = self._resolve_layers(layers)
         phased = _decode_between_passes(self.overlap_decoding, self.device)
         workers = self.num_workers if self.num_workers is not None else _default_workers(phased)
         target = RowTarget(layers, len(stimuli), identifier=self.identifier, reduction=self.reduction,
@@ -240,7 +272,7 @@ class ActivationsExtractor:
                                                    desc=f"activations {self.identifier}", unit="batch"):
                     # phased: the last batch's rows were written beside this batch's decoding
                     target.start_batch(start, stop, wait_for_writes=phased)
-                    self.model(batch.to(self.device))
+                    self._forward(batch)
                     target.end_batch()
                 target.wait_for_writes()  # every row is in the file before the entry is committed
             return target.finish()

@@ -66,7 +66,10 @@ class ImagePreprocessing:
         Side of the square the image is resized to, in pixels.
     resize : {'standard', 'inception'}, default='standard'
         'standard': resize to (image_size, image_size), bilinear with antialias, aspect ratio not kept.
-        'inception': resize the short side to ``round(image_size * 256 / 224)``, centre crop.
+        'inception': resize the short side to ``int(image_size * 256 / 224)`` (the long side to
+        ``int(short * long / short side)``), bilinear, then crop the centre square (offsets
+        ``round((side - image_size) / 2)``): torchvision's ``Resize`` + ``CenterCrop``, as Brain-Score's
+        ``preprocess_type='inception'`` uses them (with ``mean`` = ``std`` = 0.5 there).
     mean, std : tuple of 3 floats, default=ImageNet statistics
         Per-channel normalisation after scaling to [0, 1]. ``normalize=False`` skips it.
     normalize : bool, default=True
@@ -102,13 +105,16 @@ class ImagePreprocessing:
         if self.resize == "standard":
             if picture.size != (size, size):
                 picture = picture.resize((size, size), Image.Resampling.BILINEAR)
-        else:
-            short = round(size * 256 / 224)
+        else:  # torchvision's Resize(int(size * 256 / 224)) then CenterCrop(size), as Brain-Score composes them
+            short = int(size * 256 / 224)
             width, height = picture.size
-            scale = short / min(width, height)
-            new_size = (max(size, round(width * scale)), max(size, round(height * scale)))
-            picture = picture.resize(new_size, Image.Resampling.BILINEAR)
-            left, top = (new_size[0] - size) // 2, (new_size[1] - size) // 2
+            if width <= height:
+                new_size = (short, int(short * height / width))
+            else:
+                new_size = (int(short * width / height), short)
+            if new_size != picture.size:
+                picture = picture.resize(new_size, Image.Resampling.BILINEAR)
+            left, top = int(round((new_size[0] - size) / 2.0)), int(round((new_size[1] - size) / 2.0))
             picture = picture.crop((left, top, left + size, top + size))
         return np.asarray(picture, dtype=np.uint8)
 

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
+from model_tools.activations.extractor import check_trials
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
 from model_tools.brain_transformation.layer_selection import LayerSelection
+from model_tools.brain_transformation.odd_one_out import OddOneOut
+from model_tools.brain_transformation.region_layer_maps import find_region_layer_map
 from model_tools.errors import UnmappedRegionError, UnsupportedTaskError
 
 REGIONS = ("V1", "V2", "V4", "IT")
+
+
+def _caller_file() -> str | None:
+    """The file of the first frame outside model-tools (the plugin module building a commitment)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("model_tools"):
+        frame = frame.f_back
+    return frame.f_globals.get("__file__") if frame is not None else None
+
 
 
 def _name(value: Any) -> str:
@@ -31,14 +44,17 @@ class ModelCommitment(BrainModel):
         ``activations_model(stimuli, layers=[...])`` -> NeuroidAssembly (presentation x neuroid).
     layers : sequence of str
         Candidate layers for layer selection (and the default readout: the last one).
+    behavioral_readout_layer : str, default=None
+        Layer of the ``probabilities`` and ``odd_one_out`` readouts; None means the last of ``layers``.
     region_layer_map : mapping of str -> str, default=None
-        Committed layer per region (``'V1'``, ``'V2'``, ``'V4'``, ``'IT'``).
+        Committed layer per region (``'V1'``, ``'V2'``, ``'V4'``, ``'IT'``). None means the
+        ``region_layer_map/<identifier>.json`` beside the plugin that registered ``identifier`` (or beside the module
+        building this commitment), when there is one (no layer selection then, as in Brain-Score); see
+        :mod:`model_tools.brain_transformation.region_layer_maps`.
+    visual_degrees : float, default=8
     region_benchmarks : mapping of str -> benchmark | (assembly, metric), default=None
         For regions without a committed layer: select one by :class:`LayerSelection` on this benchmark
         (an object with ``identifier``, a zero-argument factory of one, or an ``(assembly, metric)`` pair).
-    behavioral_readout_layer : str, default=None
-        Layer of the ``probabilities`` readout; None means the last of ``layers``.
-    visual_degrees : float, default=8
     label_indices : mapping of str -> sequence of int, default=None
         ImageNet indices of labels for the ``label`` task with a label list.
     imagenet_classes : sequence of str, default=None
@@ -48,20 +64,26 @@ class ModelCommitment(BrainModel):
     Attributes
     ----------
     layer_map : dict of str -> str
-        The committed layers (given, or chosen by layer selection).
+        The committed layers (given, read from the plugin's JSON, or chosen by layer selection).
+    region_layer_map_file : pathlib.Path or None
+        The ``region_layer_map/<identifier>.json`` the map was read from, if it was.
     layer_scores : dict of str -> dict of str -> float
         Per region, the score of every candidate layer in layer selection (empty for given layers).
     """
 
-    def __init__(self, identifier: str, activations_model: Any, layers: Sequence[str], *,
-                 region_layer_map: Mapping[str, str] | None = None,
-                 region_benchmarks: Mapping[str, Any] | None = None,
-                 behavioral_readout_layer: str | None = None, visual_degrees: float = 8,
+    def __init__(self, identifier: str, activations_model: Any, layers: Sequence[str],
+                 behavioral_readout_layer: str | None = None, region_layer_map: Mapping[str, str] | None = None,
+                 visual_degrees: float = 8, *, region_benchmarks: Mapping[str, Any] | None = None,
                  label_indices: Mapping[str, Sequence[int]] | None = None,
                  imagenet_classes: Sequence[str] | None = None):
         self._identifier = identifier
         self.activations_model = activations_model
         self.layers = list(layers)
+        self.region_layer_map_file = None
+        if region_layer_map is None:
+            found = find_region_layer_map(identifier, caller_file=_caller_file())
+            if found is not None:
+                region_layer_map, self.region_layer_map_file = found
         self.region_layer_map = dict(region_layer_map or {})
         self.region_benchmarks = dict(region_benchmarks or {})
         self.behavioral_readout_layer = behavioral_readout_layer
@@ -72,6 +94,10 @@ class ModelCommitment(BrainModel):
         self.layer_scores: dict[str, dict[str, float]] = {}
         self._recording: tuple[str, list[tuple[int, int]]] | None = None
         self._behavior: Any = None
+        # Brain-Score's commitment hands its field of view to the activations model (for microsaccades)
+        set_degrees = getattr(getattr(activations_model, "_extractor", activations_model), "set_visual_degrees", None)
+        if callable(set_degrees):
+            set_degrees(visual_degrees)
 
     @property
     def identifier(self) -> str:
@@ -154,10 +180,10 @@ class ModelCommitment(BrainModel):
         self._recording = (region, bins)
         self._behavior = None
 
-    def _record(self, stimuli: Any):
+    def _record(self, stimuli: Any, trials: Mapping[str, Any]):
         region, bins = self._recording
         layer = self.layer_map[region]
-        activations = self.activations_model(stimuli, layers=[layer]).transpose("presentation", "neuroid")
+        activations = self.activations_model(stimuli, layers=[layer], **trials).transpose("presentation", "neuroid")
         presentation = dim_coords(activations, "presentation")
         neuroid = dim_coords(activations, "neuroid")
         neuroid["region"] = np.full(activations.sizes["neuroid"], region)
@@ -171,10 +197,15 @@ class ModelCommitment(BrainModel):
         return assembly.squeeze("time_bin") if len(bins) == 1 else assembly
 
     # -- behaviour --------------------------------------------------------------------------------------
-    def start_task(self, task: Any, fitting_stimuli: Any = None) -> None:
-        """``passive`` (recordings only), ``probabilities`` (fit on labelled stimuli) or ``label``."""
+    def start_task(self, task: Any, fitting_stimuli: Any = None, *, number_of_trials: int = 1,
+                   require_variance: bool = False) -> None:
+        """``passive`` (recordings only), ``probabilities`` (fit on labelled stimuli), ``label`` (``fitting_stimuli``:
+        the labels, or ``'imagenet'``) or ``odd_one_out`` (no fitting).
+
+        ``number_of_trials`` / ``require_variance`` are Brain-Score's; see :meth:`look_at`."""
         name = _name(task)
         readout = self.behavioral_readout_layer or self.layers[-1]
+        check_trials(self.identifier, number_of_trials, require_variance)
         if name == "passive":
             self._behavior = None
         elif name == "probabilities":
@@ -183,21 +214,27 @@ class ModelCommitment(BrainModel):
         elif name == "label":
             self._behavior = LabelMapping(self.identifier, self.activations_model, fitting_stimuli,
                                           label_indices=self.label_indices, imagenet_classes=self.imagenet_classes)
+        elif name == "odd_one_out":
+            self._behavior = OddOneOut(self.identifier, self.activations_model, readout)
         else:
             raise UnsupportedTaskError(f"model {self.identifier!r} does not support task {name!r} "
-                                       "(passive, label, probabilities)")
+                                       "(passive, label, probabilities, odd_one_out)")
 
-    def look_at(self, stimuli: Any, number_of_trials: int = 1):
+    def look_at(self, stimuli: Any, number_of_trials: int = 1, require_variance: bool = False):
         """Behaviour for the current task, or recordings (presentation x neuroid [x time_bin]).
 
-        ``number_of_trials`` is ignored: the model is deterministic.
+        The model is deterministic: without ``require_variance`` every trial would give the same answer, so
+        ``number_of_trials`` changes nothing (as in Brain-Score). ``require_variance=True`` with more than one trial
+        asks for Brain-Score's microsaccades, which are not implemented (:class:`MicrosaccadesNotSupportedError`).
         """
+        check_trials(self.identifier, number_of_trials, require_variance)
         if self._behavior is not None:
             return self._behavior.look_at(stimuli)
         if self._recording is None:
             raise UnsupportedTaskError(f"model {self.identifier!r}: call start_recording(region, time_bins) or "
                                        "start_task(task, fitting_stimuli) before look_at")
-        return self._record(stimuli)
+        return self._record(stimuli, {"number_of_trials": number_of_trials, "require_variance": True}
+                            if require_variance else {})
 
     def __repr__(self) -> str:
         return f"ModelCommitment({self.identifier!r}, layer_map={self.layer_map})"

@@ -1,0 +1,275 @@
+"""Brain-Score's plugin folders: ``<package>/models/<folder>/__init__.py`` (and ``benchmarks/``, ``data/``,
+``metrics/``) assigning into a registry, found by identifier on demand.
+
+A Brain-Score user adds a model by dropping a folder whose ``__init__.py`` says ``model_registry['my-model'] = ...``
+into ``brainscore_vision/models/``. :class:`PluginFolders` finds such a folder when a registry is asked for an
+identifier it does not hold, the way Brain-Score does: by reading the text of each folder's ``__init__.py`` (never
+importing the others), then importing the one folder that registers the identifier, as
+``<package>.<kind folder>.<folder>``.
+
+Where folders are looked for: every entry of the kind package's ``__path__`` (``brainscore_vision.models.__path__``),
+which holds the package's own folder, any ``brainscore_vision/models`` folder on ``sys.path`` (where a pip-installed
+plugin distribution puts ``brainscore_vision/models/<folder>``), and ``<user folder>/models`` for each user folder of
+:func:`brainscore_core.config.plugin_folders` (``$BRAINSCORE_PLUGIN_FOLDERS``, option ``plugin_folders``), so nobody
+needs to write into site-packages. Because the user folders join the package path, a plugin's relative imports
+(``from .model import get_model``) and absolute ones (``from brainscore_vision.models.my_model.model import ...``)
+both work.
+
+A folder's ``requirements.txt`` is never installed: when something it lists is not installed, one line on stderr
+gives the pip command (with a constraints file that keeps torch where it is); ``BS_INSTALL_DEPENDENCIES=no`` (Brain-
+Score's switch) silences it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from brainscore_core.errors import DuplicateIdentifierError, PluginLoadError
+
+__all__ = ["BRAINSCORE_LAYOUT", "INSTALL_DEPENDENCIES_ENV", "FolderMatch", "PluginFolders", "extend_package_path",
+           "requirements_command"]
+
+BRAINSCORE_LAYOUT: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "model": ("models", ("model_registry",)),
+    "benchmark": ("benchmarks", ("benchmark_registry",)),
+    "data": ("data", ("data_registry",)),
+    "stimulus_set": ("data", ("stimulus_set_registry",)),
+    "metric": ("metrics", ("metric_registry",)),
+    "ceiling": ("metrics", ("ceiling_registry", "metric_registry")),  # Brain-Score registers ceilings as metrics
+}
+"""Registry kind -> (folder of its plugins, registry names whose assignments register it): Brain-Score's layout."""
+
+INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
+# an assignment ``<name>_registry['<identifier>'] = ...`` on a line that is not a comment
+_ASSIGNMENT = re.compile(r"^[^#\n]*?\b(\w+_registry)\s*\[\s*(['\"])(.+?)\2\s*\]\s*=(?!=)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """A plugin origin that is not a distribution, as :class:`~brainscore_core.errors.DuplicateIdentifierError`
+    names it."""
+
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class FolderMatch:
+    """A plugin folder whose ``__init__.py`` registers ``identifier``.
+
+    Attributes
+    ----------
+    kind : str
+    identifier : str
+    module : str
+        The module it is imported as, e.g. ``'brainscore_vision.models.my_model'``.
+    path : pathlib.Path
+        The folder.
+    """
+
+    kind: str
+    identifier: str
+    module: str
+    path: Path
+
+
+def extend_package_path(path: Sequence[str], name: str) -> list[str]:
+    """A kind package's ``__path__`` (``brainscore_vision.models``): its own folder, the folder of that dotted name
+    under every ``sys.path`` entry (where a pip-installed plugin puts ``brainscore_vision/models/<folder>``), and
+    ``<user folder>/<last part of name>`` for every configured user folder."""
+    from brainscore_core.config import plugin_folders
+
+    extended = list(path)
+    seen = {os.path.realpath(entry) for entry in extended}
+    candidates = [os.path.join(entry or os.curdir, *name.split(".")) for entry in sys.path if isinstance(entry, str)]
+    candidates += [str(folder / name.rsplit(".", 1)[-1]) for folder in plugin_folders()]
+    for candidate in candidates:
+        real = os.path.realpath(candidate)
+        if real not in seen and os.path.isdir(candidate):
+            extended.append(os.path.abspath(candidate))
+            seen.add(real)
+    return extended
+
+
+class PluginFolders:
+    """Plugin folders of one domain package, found by the identifiers their ``__init__.py`` registers.
+
+    Parameters
+    ----------
+    package : str
+        The domain package, e.g. ``'brainscore_vision'``.
+    layout : mapping, default=:data:`BRAINSCORE_LAYOUT`
+        Registry kind -> (folder of its plugins, registry names).
+    """
+
+    def __init__(self, package: str, layout: Mapping[str, tuple[str, tuple[str, ...]]] = BRAINSCORE_LAYOUT):
+        self.package = package
+        self.layout = layout
+        self._registrations: dict[Path, tuple[tuple[int, int], frozenset[tuple[str, str]]]] = {}
+
+    def kind_package(self, kind: str):
+        """The package holding ``kind``'s folders (``brainscore_vision.models``), its path extended with the user
+        folders configured now; None when the domain package has no such subpackage."""
+        name = f"{self.package}.{self.layout[kind][0]}"
+        try:
+            package = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:
+                return None
+            raise
+        path = getattr(package, "__path__", None)
+        if isinstance(path, list):
+            path[:] = extend_package_path(path, name)
+        return package
+
+    def find(self, kind: str, identifier: str) -> list[FolderMatch]:
+        """Folders that register ``identifier`` as ``kind`` and are not imported yet, in package-path order."""
+        package = self.kind_package(kind)
+        if package is None:
+            return []
+        names = self.layout[kind][1]
+        matches = []
+        for root in map(Path, package.__path__):
+            for folder in sorted(root.iterdir()) if root.is_dir() else ():
+                if folder.name[0] in "._" or not folder.is_dir():
+                    continue
+                registered = self._registered_in(folder / "__init__.py")
+                if any((name, identifier) in registered for name in names):
+                    module = f"{package.__name__}.{folder.name}"
+                    if module not in sys.modules:  # already imported (e.g. through an entry point): registered then
+                        matches.append(FolderMatch(kind, identifier, module, folder))
+        return matches
+
+    def locate(self, kind: str, identifier: str) -> FolderMatch | None:
+        """The one folder to import for ``identifier``, or None.
+
+        Raises
+        ------
+        DuplicateIdentifierError
+            Two folders register it, or the folder's name is taken by an earlier folder of the package path (which
+            the import would load instead).
+        """
+        matches = self.find(kind, identifier)
+        if not matches:
+            return None
+        if len(matches) > 1:
+            raise DuplicateIdentifierError(kind, identifier, _Origin(f"plugin folder {matches[0].path}"),
+                                           _Origin(f"plugin folder {matches[1].path}"))
+        match = matches[0]
+        for root in map(Path, self.kind_package(kind).__path__):
+            first = root / match.path.name
+            if first == match.path:
+                break
+            if (first / "__init__.py").is_file():
+                raise DuplicateIdentifierError(kind, identifier, _Origin(f"plugin folder {match.path}"),
+                                               _Origin(f"the plugin folder of the same name {first}, which "
+                                                       f"'import {match.module}' would load instead"))
+        return match
+
+    def import_folder(self, match: FolderMatch) -> None:
+        """Import the folder (after saying how to install its requirements, when some are missing)."""
+        command = requirements_command(match.path)
+        quiet = os.environ.get(INSTALL_DEPENDENCIES_ENV, "").strip().lower() == "no"
+        if command is not None and not quiet:
+            print(f"brainscore: plugin folder {match.path} needs packages that are not installed "
+                  f"({', '.join(command[1])}); nothing is installed automatically, install them with: {command[0]}",
+                  file=sys.stderr)
+        try:
+            importlib.import_module(match.module)
+        except ImportError as error:
+            hint = f"; install its requirements with: {command[0]}" if command is not None else ""
+            raise PluginLoadError(f"plugin folder {match.path} (registering {match.kind} {match.identifier!r}) failed "
+                                  f"to import: {type(error).__name__}: {error}{hint}") from error
+
+    def _registered_in(self, init_file: Path) -> frozenset[tuple[str, str]]:
+        """(registry name, identifier) pairs assigned in ``init_file``, re-read only when the file changed."""
+        try:
+            status = init_file.stat()
+        except OSError:
+            return frozenset()
+        stamp = (status.st_mtime_ns, status.st_size)
+        cached = self._registrations.get(init_file)
+        if cached is None or cached[0] != stamp:
+            text = init_file.read_text(encoding="utf-8", errors="replace")
+            cached = (stamp, frozenset((name, identifier) for name, _, identifier in _ASSIGNMENT.findall(text)))
+            self._registrations[init_file] = cached
+        return cached[1]
+
+
+def _unmet(requirement_line: str) -> str | None:
+    """The requirement of one ``requirements.txt`` line when it is not installed (or not a plain requirement)."""
+    line = requirement_line.split(" #", 1)[0].strip()
+    if not line or line.startswith("#"):
+        return None
+    try:
+        from packaging.requirements import Requirement
+    except ImportError:  # without packaging: installed by name is enough
+        name = re.split(r"[\s\[<>=!~;@]", line, maxsplit=1)[0]
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return line
+        return None
+    try:
+        requirement = Requirement(line)
+    except ValueError:  # an option, URL or path: pip knows what to do with it
+        return line
+    if requirement.marker is not None and not requirement.marker.evaluate():
+        return None
+    try:
+        installed = importlib.metadata.version(requirement.name)
+    except importlib.metadata.PackageNotFoundError:
+        return line
+    return None if requirement.specifier.contains(installed, prereleases=True) else line
+
+
+def _constraints_file() -> Path | None:
+    """The constraints to install with: ``$PIP_CONSTRAINT``, else the checkout's ``constraints.txt``, else one written
+    under ``$BRAINSCORE_HOME`` that pins the installed torch, torchvision and numpy (None when none is installed)."""
+    configured = os.environ.get("PIP_CONSTRAINT", "").strip()
+    if configured:
+        return Path(configured.split()[0])
+    checkout = Path(__file__).resolve().parents[4]  # <checkout>/packages/brainscore-core/src/brainscore_core
+    if (checkout / "packages" / "brainscore-core").is_dir() and (checkout / "constraints.txt").is_file():
+        return checkout / "constraints.txt"
+    pins = []
+    for name in ("torch", "torchvision", "numpy"):
+        try:
+            pins.append(f"{name}=={importlib.metadata.version(name)}\n")
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    if not pins:
+        return None
+    from brainio.files import atomic_write
+    from brainscore_core.config import brainscore_home
+
+    path = brainscore_home() / "constraints.txt"
+    content = "# keeps what is installed where it is when installing a plugin's requirements\n" + "".join(pins)
+    if not path.is_file() or path.read_text() != content:
+        atomic_write(path, lambda temp: temp.write_text(content))
+    return path
+
+
+def requirements_command(folder: Path) -> tuple[str, list[str]] | None:
+    """``(pip command, unmet requirements)`` for a plugin folder's ``requirements.txt`` / ``setup.py``, or None when
+    it has neither or everything it lists is installed."""
+    requirements, setup = folder / "requirements.txt", folder / "setup.py"
+    unmet = []
+    if requirements.is_file():
+        unmet = [line for line in map(_unmet, requirements.read_text(encoding="utf-8").splitlines()) if line]
+    if not unmet and not setup.is_file():
+        return None
+    constraints = _constraints_file()
+    parts = [sys.executable, "-m", "pip", "install"] + (["-c", str(constraints)] if constraints else [])
+    parts += ["-r", str(requirements)] if unmet else []
+    parts += [str(folder)] if setup.is_file() else []
+    return " ".join(f'"{part}"' if " " in part else part for part in parts), unmet or [setup.name]

@@ -1,0 +1,109 @@
+"""Single files from S3 (model weights, checkpoints) with Brain-Score's signatures, verified and cached.
+
+Model plugins written for Brain-Score fetch their weights with
+``brainscore_core.supported_data_standards.brainio.s3.load_weight_file`` (and ``load_file``,
+``load_folder_from_s3``, which ``brainscore_vision.model_helpers`` calls ``download_weights``). These are those
+functions, with the same signatures and the same local layout, on top of :func:`brainio.cache.fetch_to`:
+
+* ``load_weight_file`` / ``load_file`` put ``<folder_name>/<relative_path>`` of the bucket at
+  ``$BRAINSCORE_HOME/<folder_name>/<relative_path>`` (``folder_name`` defaults to ``$BRAINSCORE_S3_WEIGHT_FOLDER``,
+  else ``models``), as Brain-Score does;
+* a file is downloaded to a temporary name beside its place, checked against ``sha1`` when one is given, and only
+  then renamed into place, under a lock beside it: a damaged or partial file is never used, two processes download
+  once; a mismatch is refused (:class:`brainio.errors.Sha1MismatchError`), nothing is left;
+* a file already in place (and matching its ``sha1``) is used without any network;
+* without a network and without the file, one line names the file, its URL and the folder to put it in
+  (:class:`brainio.errors.FileUnavailableError`).
+
+Brain-Score stopped checking ``sha1`` in 2025; we check it whenever it is given. boto3 is needed only when a file
+is actually downloaded (``pip install "brainio[s3]"``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from brainio.cache import fetch_to
+from brainio.files import sha1_hash
+
+__all__ = ["load_file", "load_file_from_s3", "load_folder_from_s3", "load_weight_file", "sha1_hash",
+           "weight_folder"]
+
+WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
+
+
+def _store(bucket: str):
+    from brainio.stores.s3 import S3Store  # boto3 only when S3 is used
+
+    return S3Store(bucket)
+
+
+def _key(*parts: str) -> str:
+    """Parts joined by single slashes (Brain-Score's ``folder_name`` often ends in ``/``)."""
+    return "/".join(piece for part in parts for piece in str(part).split("/") if piece)
+
+
+def weight_folder(folder_name: str | None = None) -> str:
+    """``folder_name``, else ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else ``'models'`` (Brain-Score's default)."""
+    return folder_name if folder_name is not None else os.environ.get(WEIGHT_FOLDER_ENV, "models")
+
+
+def _local_path(folder: str, relative_path: str) -> Path:
+    from brainscore_core.config import brainscore_home
+
+    home = brainscore_home()
+    path = (home / _key(folder, relative_path)).resolve()
+    if not path.is_relative_to(home.resolve()):
+        raise ValueError(f"weight file {relative_path!r} of folder {folder!r} would lie outside {home}")
+    return path
+
+
+def load_file(bucket: str, relative_path: str, version_id: str | None, folder_name: str | None = None, *,
+              sha1: str | None = None) -> Path:
+    """The local copy of ``<folder_name>/<relative_path>`` in ``bucket``, at
+    ``$BRAINSCORE_HOME/<folder_name>/<relative_path>``; downloaded only when it is not there yet.
+
+    Parameters
+    ----------
+    bucket : str
+        e.g. ``'brainscore-storage'``.
+    relative_path : str
+        Path of the file below ``folder_name``, e.g. ``'cornet_s/cornet_s_epoch43.pth.tar'``.
+    version_id : str or None
+        S3 version of the object (``'null'`` and None: the latest).
+    folder_name : str, default=None
+        Folder in the bucket, e.g. ``'brainscore-vision/models'``; None means ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else
+        ``'models'``.
+    sha1 : str, default=None
+        Expected SHA-1; None: not verified (Brain-Score's ``load_file`` has none).
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    folder = weight_folder(folder_name)
+    return fetch_to(_store(bucket), _key(folder, relative_path), _local_path(folder, relative_path), sha1=sha1,
+                    version_id=version_id)
+
+
+def load_weight_file(bucket: str, relative_path: str, version_id: str | None, sha1: str | None,
+                     folder_name: str | None = None) -> Path:
+    """:func:`load_file`, verified against ``sha1`` (a mismatch is refused and nothing is kept)."""
+    return load_file(bucket, relative_path, version_id, folder_name, sha1=sha1)
+
+
+def load_file_from_s3(bucket: str, path: str, local_filepath: str | os.PathLike, sha1: str | None = None,
+                      version_id: str | None = None) -> Path:
+    """The object ``path`` of ``bucket`` at ``local_filepath`` (any folder), verified when ``sha1`` is given."""
+    return fetch_to(_store(bucket), _key(path), Path(local_filepath), sha1=sha1, version_id=version_id)
+
+
+def load_folder_from_s3(bucket: str, folder_path: str, filename_version_sha: Iterable[tuple[str, str | None, str]],
+                        save_directory: str | os.PathLike) -> list[Path]:
+    """Each ``(filename, version_id, sha1)`` of ``<folder_path>/`` in ``bucket`` at ``<save_directory>/<filename>``
+    (``brainscore_vision.model_helpers.download_weights``); returns the paths, in order."""
+    return [load_file_from_s3(bucket, _key(folder_path, filename), Path(save_directory) / filename, sha1=sha1,
+                              version_id=version_id)
+            for filename, version_id, sha1 in filename_version_sha]

@@ -1,0 +1,1 @@
+"""``brainscore_vision.model_helpers.check_submission``: ``check_models``."""
