@@ -139,7 +139,10 @@ def test_dry_run_lists_the_pairs(tmp_path, capsys):
 
 
 def _start(arguments, log):
-    return subprocess.Popen([sys.executable, "-m", *arguments], stdout=log, stderr=subprocess.STDOUT)
+    """A scheduler or worker process that dies with this test process (even after ``kill -9`` of pytest)."""
+    from brainio.children import start_child
+
+    return start_child(["-m", *arguments], cpu_seconds=1800, stdout=log, stderr=subprocess.STDOUT)
 
 
 def test_real_cluster_scores_like_in_process_and_survives_a_killed_worker(direct_scores, tmp_path):

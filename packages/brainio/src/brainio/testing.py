@@ -1,9 +1,12 @@
-"""Assertions for tests: assemblies compared coordinate by coordinate, with a readable diff."""
+"""Helpers for tests: assemblies compared coordinate by coordinate with a readable diff, a local S3 server, and the
+processes a process left behind (Linux ``/proc``)."""
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,7 +14,7 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "local_s3_server"]
+__all__ = ["assert_assemblies_equal", "assert_processes_end", "is_running", "local_s3_server", "running_descendants"]
 
 
 def _equal(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
@@ -104,3 +107,44 @@ def local_s3_server() -> Iterator[str]:
         yield f"http://{host}:{port}"
     finally:
         server.stop()
+
+
+def _state_and_parent(pid: str) -> tuple[str, int] | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def is_running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (a zombie runs nothing; a container's init may never reap
+    it). Linux only."""
+    found = _state_and_parent(str(pid))
+    return found is not None and found[0] != "Z"
+
+
+def running_descendants(pid: int) -> list[int]:
+    """Every running process whose chain of parents leads to ``pid`` (read from ``/proc``; Linux only)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            found = _state_and_parent(entry.name)
+            if found is not None and found[0] != "Z":
+                parents[int(entry.name)] = found[1]
+    descendants, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        descendants += children
+        frontier += children
+    return descendants
+
+
+def assert_processes_end(pids: list[int], timeout: float = 10.0) -> None:
+    """Wait up to ``timeout`` seconds for every process of ``pids`` to end; fail naming those still running."""
+    deadline = time.monotonic() + timeout
+    while any(is_running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"processes {[pid for pid in pids if is_running(pid)]} still run {timeout:g} s later")
+        time.sleep(0.05)

@@ -130,16 +130,16 @@ def _client(args):
     if args.workers is not None and args.scheduler is not None:
         raise CommandError("give --workers or --scheduler, not both", EXIT_USAGE)
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
+
+        from brainscore_core.local_cluster import start_local_cluster
     except ImportError:
         raise CommandError("--workers / --scheduler need Dask: pip install -c constraints.txt "
                            "'./packages/brainscore-core[dask]' (from the repository root)", EXIT_USAGE) from None
     if args.scheduler is not None:
         client = Client(args.scheduler)
         return client, [client]
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           host="127.0.0.1")
-    client = Client(cluster)
+    client, cluster = start_local_cluster(args.workers)  # workers die with this process, CPU time bounded
     return client, [client, cluster]
 
 
