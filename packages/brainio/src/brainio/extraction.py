@@ -22,7 +22,6 @@ warning.
 from __future__ import annotations
 
 import contextlib
-import glob
 import hashlib
 import json
 import logging
@@ -37,6 +36,7 @@ from filelock import FileLock
 
 from .errors import UnsafeArchiveError
 from .files import apply_umask, atomic_path, sha1_hash
+from .files import temporaries_of as _temporaries_of
 
 __all__ = ["RACY_WINDOW_NS", "damaged_files", "extract_zip", "manifest_path", "record_files", "sweep_stale_temporaries",
            "temporaries_of"]
@@ -163,11 +163,8 @@ def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInf
 
 
 def temporaries_of(folder: Path, name: str) -> list[Path]:
-    """Temporaries that :func:`tempfile.mkstemp` / ``mkdtemp`` made for ``name`` in ``folder``:
-    ``.<name>.<random>.part``, the random part without dots (so ``.<name>.verified.<random>.part`` is not one)."""
-    prefix = f".{name}."
-    return [path for path in folder.glob(f".{glob.escape(name)}.*.part")
-            if "." not in path.name[len(prefix):-len(".part")]]
+    """Temporaries made for ``name`` in ``folder`` (:func:`brainio.files.temporaries_of`)."""
+    return _temporaries_of(Path(folder) / name)
 
 
 def _remove_leftovers(destination: Path) -> None:
