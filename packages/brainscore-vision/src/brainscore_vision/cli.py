@@ -333,12 +333,18 @@ def _data(args) -> int:
 
 
 def _report(args) -> int:
+    import warnings
+
     from brainscore_vision.report import build_report
 
     try:
-        path = build_report(args.out, results_url=args.results_url)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            path = build_report(args.out, results_url=args.results_url)
     except Exception as error:
         raise _translate(error, "report") from error
+    for warning in caught:  # one plain line each (skipped malformed rows, ...)
+        print(f"brainscore report: {warning.message}", file=sys.stderr)
     print(f"report written to {path or args.out}")
     return 0
 
