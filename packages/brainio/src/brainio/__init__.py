@@ -15,8 +15,10 @@ from .assemblies import (
 from .coords import array_is_element, gather_indexes, get_levels, merge_data_arrays, walk_coords
 from .digest import assembly_digest, stimulus_set_digest
 from .errors import (
+    ArchiveReadError,
     BrainIOError,
     DimensionError,
+    InvalidIdentifierError,
     NetCDFReadError,
     Sha1MismatchError,
     StoreKeyError,
@@ -43,10 +45,12 @@ from .transform import subset
 __version__ = _version("brainio")
 
 __all__ = [
+    "ArchiveReadError",
     "BehavioralAssembly",
     "BrainIOError",
     "DataAssembly",
     "DimensionError",
+    "InvalidIdentifierError",
     "LocalStore",
     "MetadataAssembly",
     "NeuroidAssembly",

@@ -97,7 +97,7 @@ def _validate(args) -> int:
 
 
 def _package(args) -> int:
-    if not args.identifier:
+    if args.identifier is None:  # a blank one goes on and is refused by packaging, which names it
         raise ValidationError("--identifier is required for package")
     result: dict = {}
     stimulus_set = None
@@ -105,8 +105,11 @@ def _package(args) -> int:
     if args.csv:
         stimulus_set = _stimulus_set(args.csv, args.stimuli_dir or ".", args.path_column, stimulus_set_identifier,
                                      args.allow_outside)
-        result["stimulus_set"] = package_stimulus_set_locally(stimulus_set, stimulus_set_identifier, args.output,
-                                                              overwrite=args.overwrite)
+        try:
+            result["stimulus_set"] = package_stimulus_set_locally(stimulus_set, stimulus_set_identifier, args.output,
+                                                                  overwrite=args.overwrite)
+        except ValidationError as error:  # name the CSV the problems come from, as validate does
+            raise ValidationError([f"stimuli ({args.csv}): {problem}" for problem in error.problems]) from error
     if args.nc:
         result["assembly"] = package_data_assembly_locally(
             _read_nc(args.nc), args.assembly_identifier or args.identifier, stimulus_set_identifier,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import h5netcdf
+import h5py
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -256,6 +257,8 @@ def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
 
 
 def _read_assembly(path: Path, cls: type | str | None) -> DataAssembly:
+    with h5py.File(path, "r"):  # not HDF5: fail here, before h5netcdf's File half-builds and complains when collected
+        pass
     array = _read_group(path, None)
     class_name = array.attrs.pop(CLASS_ATTRIBUTE, None)
     target = resolve_assembly_class(cls if cls is not None else class_name or "DataAssembly")

@@ -169,4 +169,7 @@ def read_stimulus_csv(csv_path: str | os.PathLike, *, text_columns: tuple[str, .
                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
     if "stimulus_id" not in frame.columns and "image_id" in frame.columns:
         frame["stimulus_id"] = frame["image_id"]
+    if "stimulus_id" not in frame.columns:
+        raise ValidationError(f"stimulus CSV {csv_path} has no 'stimulus_id' (or legacy 'image_id') column; its "
+                              f"columns: {[str(column) for column in frame.columns][:20]}")
     return frame
