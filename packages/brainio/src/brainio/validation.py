@@ -115,26 +115,38 @@ def _per_row(flags: list[bool], codes: np.ndarray) -> np.ndarray:
     return np.append(np.asarray(flags, dtype=bool), False)[codes]
 
 
+def _flags(texts: list[str], codes: np.ndarray, found: bool, test) -> np.ndarray:
+    """Per row, ``test(value)`` of its distinct value; computed only when the cheap whole-column ``found`` says some
+    value may pass it (the common case, none, costs one C-level pass)."""
+    if not found:
+        return np.zeros(len(codes), dtype=bool)
+    return _per_row([test(value) for value in texts], codes)
+
+
 def _column_problems(name: str, values: pd.Series, first_row: int, text: bool, numeric: bool) -> list[str]:
     problems = []
     if values.dtype.kind in "biufcmM":  # numbers, booleans, times: only missing values to check
         missing, texts, codes = values.isna().to_numpy(), None, None
     else:
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
-        texts = [value if isinstance(value, str) else str(value) for value in np.asarray(uniques, dtype=object).tolist()]
-        missing = (codes < 0) | _per_row([value.strip() in _NA_SET for value in texts], codes)
+        texts = np.asarray(uniques, dtype=object).tolist()
+        if values.dtype == object and not all(isinstance(value, str) for value in texts):  # a string dtype: all str
+            texts = [value if isinstance(value, str) else str(value) for value in texts]
+        # NA words as pandas matches them (whole cell); a CSV's are NaN already, a frame's may be text
+        missing = (codes < 0) | _flags(texts, codes, not _NA_SET.isdisjoint(texts), lambda value: value in _NA_SET)
     if text and missing.any():
         problems.append(f"column {name!r}: missing value (empty, NaN or a word pandas reads as NaN, such as 'NA') in "
                         f"{_rows(np.flatnonzero(missing), first_row)}")
     if texts is None:
         return problems
-    nul = _per_row(["\x00" in value for value in texts], codes)
+    joined = "\x1f".join(texts)
+    nul = _flags(texts, codes, "\x00" in joined, lambda value: "\x00" in value)
     if nul.any():
         problems.append(f"column {name!r}: NUL character in {_rows(np.flatnonzero(nul), first_row)}")
-    lengths = np.append(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), 0)[codes]
-    long = lengths > MAX_FIELD_CHARS
+    longest = max(map(len, texts), default=0)
+    long = _flags(texts, codes, longest > MAX_FIELD_CHARS, lambda value: len(value) > MAX_FIELD_CHARS)
     if long.any():
-        problems.append(f"column {name!r}: a field of {int(lengths.max()):,} characters (at most {MAX_FIELD_CHARS:,}) "
+        problems.append(f"column {name!r}: a field of {longest:,} characters (at most {MAX_FIELD_CHARS:,}) "
                         f"in {_rows(np.flatnonzero(long), first_row)}")
     if text:
         return problems
