@@ -6,7 +6,7 @@ thread run, and outlives a caller killed by Slurm or ``kill -9`` at 100 % of a c
 binds every worker process, as soon as it starts (and again after a restart), through
 :func:`brainio.children.bind_to_parent`: the parent-death signal, a CPU-time bound and a watchdog thread.
 
-Needs the ``dask`` extra (``distributed``).
+Needs the ``dask`` extra (``distributed``) to start a cluster; the module imports without it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ import math
 import os
 from typing import Any
 
-from distributed import Client, LocalCluster, WorkerPlugin
+try:
+    from distributed import WorkerPlugin
+except ImportError:  # without the dask extra the module imports; start_local_cluster then says what is missing
+    WorkerPlugin = object  # type: ignore[assignment,misc]
 
 __all__ = ["BindWorkerToCaller", "default_worker_cpu_seconds", "start_local_cluster"]
 
@@ -56,7 +59,7 @@ class BindWorkerToCaller(WorkerPlugin):
 
 
 def start_local_cluster(n_workers: int, *, worker_cpu_seconds: float | None = None,
-                        **cluster_kwargs: Any) -> tuple[Client, LocalCluster]:
+                        **cluster_kwargs: Any) -> tuple[Any, Any]:
     """Start ``n_workers`` worker processes on 127.0.0.1 (one thread each) and a client, workers bound to this
     process.
 
@@ -75,6 +78,8 @@ def start_local_cluster(n_workers: int, *, worker_cpu_seconds: float | None = No
     (distributed.Client, distributed.LocalCluster)
         Close both (client first) when done.
     """
+    from distributed import Client, LocalCluster
+
     if worker_cpu_seconds is None:
         worker_cpu_seconds = default_worker_cpu_seconds()
     bound = None if math.isinf(worker_cpu_seconds) else float(worker_cpu_seconds)
