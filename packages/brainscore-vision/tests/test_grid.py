@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -222,7 +221,9 @@ def test_memory_estimate_is_within_2x_of_the_measured_peak(model, benchmark, raw
     home = Path(os.environ["BRAINSCORE_HOME"])
     environment = {**os.environ, "BRAINSCORE_HOME": str(tmp_path / "home"),  # a fresh worker: cold caches
                    "BRAINSCORE_DATA_STORE": str(home / "data_store")}  # the data packaged once for the session
-    result = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, model, benchmark], capture_output=True, text=True,
-                            timeout=600, check=True, env=environment)
+    from brainio.children import run_child  # dies with this test process
+
+    result = run_child(["-c", _PEAK_SCRIPT, model, benchmark], capture_output=True, text=True, timeout=600, check=True,
+                       env=environment)
     measured = json.loads(result.stdout.strip().splitlines()[-1])
     assert 0.5 <= measured["estimate"] / measured["peak"] <= 2.0, measured
