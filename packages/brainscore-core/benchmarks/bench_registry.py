@@ -3,8 +3,9 @@
 100 plugin distributions are generated on disk (real ``*.dist-info`` folders with ``entry_points.txt``,
 found by ``importlib.metadata`` exactly like pip-installed ones): half register in the Brain-Score style
 (assigning into the registries when imported), half through hookimpls; each registers one benchmark and
-one dataset. Every measurement runs in a fresh interpreter. The baseline, measured in the same run, is a
-bare interpreter start (``python -c pass``).
+one dataset. Every measurement runs in a fresh interpreter, a child bound to this script
+(:func:`brainio.children.run_child`). The baseline, measured in the same run and started the same way, is a bare
+interpreter start (``python -c pass``).
 
 Run: ``python benchmarks/bench_registry.py [--plugins 100] [--repeats 7]``.
 """
@@ -14,12 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
 import textwrap
 import time
 from pathlib import Path
+
+from brainio.children import run_child
 
 GROUP = "bench_brainscore"
 
@@ -70,8 +71,8 @@ def generate(root: Path, n_plugins: int) -> None:
 
 def run_fresh(code: str, root: Path) -> tuple[float, str]:
     start = time.perf_counter()
-    output = subprocess.run([sys.executable, "-c", code], cwd=root, check=True, capture_output=True,
-                            text=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}).stdout
+    output = run_child(["-c", code], timeout=600, cwd=root, check=True, capture_output=True, text=True,
+                       env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}).stdout  # dies with this script
     return time.perf_counter() - start, output
 
 

@@ -36,11 +36,9 @@ def _run(label: str, workers: int | None, root: Path) -> tuple[float, int]:
     grid._LOADED.clear()
     client = closers = None
     if workers:
-        from distributed import Client, LocalCluster
+        from brainscore_core.local_cluster import start_local_cluster
 
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               host="127.0.0.1")
-        client = Client(cluster)
+        client, cluster = start_local_cluster(workers)  # the workers die with this script
         closers = [client, cluster]
     start = time.perf_counter()
     frame = brainscore_vision.score_many(MODELS, BENCHMARKS, client, store=f"sqlite:///{home / 'results.sqlite'}",

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from brainio.children import run_child
 
 MODEL, BENCHMARK = "randomnet", "Cowley2023.V4-pls"
 RAW = Path(os.environ.get("BRAINSCORE_RAW_DATA", Path(__file__).resolve().parents[3].parent / "shared" / "data"))
@@ -76,8 +77,8 @@ def main() -> None:
             env[name] = str(Path(home) / name.lower())
         runs = {}
         for label in ("cold", "warm"):
-            completed = subprocess.run([sys.executable, __file__, "--one-run"], env=env, capture_output=True,
-                                       text=True, check=True)
+            completed = run_child([__file__, "--one-run"], timeout=3600, env=env, capture_output=True, text=True,
+                                  check=True)  # dies with this script
             runs[label] = json.loads(completed.stdout.strip().splitlines()[-1])
     print(f"bench_scoring: {MODEL} on {BENCHMARK} (score {runs['cold']['value']:.4f}); "
           f"baseline = decode 640 JPEGs + load trials = {floor:.3f} s")

@@ -27,6 +27,24 @@ def _isolated_homes(tmp_path_factory):
         yield homes
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server on 127.0.0.1, a child of this test process
+    (:func:`brainscore_core.local_postgres.postgres_server`); yields its base URL. Skips without the server binaries
+    or psycopg, or fails when ``BRAINSCORE_REQUIRE_DATA=1`` (CI has both)."""
+    import contextlib
+
+    from brainscore_core.local_postgres import postgres_server
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(postgres_server())
+        except (FileNotFoundError, ImportError) as error:
+            message = f"no PostgreSQL server here: {error}"
+            pytest.fail(message) if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1" else pytest.skip(message)
+        yield url
+
+
 def require_dir(path: Path, what: str) -> Path:
     """``path`` if it is a folder; else skip with the reason, or fail when ``BRAINSCORE_REQUIRE_DATA=1`` (CI)."""
     if path.is_dir():

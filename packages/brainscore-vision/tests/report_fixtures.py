@@ -221,8 +221,9 @@ def real_store(tmp_path, cowley_raw, kriegeskorte_raw):
     The raw-data fixtures (tests/conftest.py) skip, or fail under BRAINSCORE_REQUIRE_DATA=1, without data;
     caches go to the session's temporary homes set there, so data is packaged once per session.
     """
-    import subprocess
     import sys
+
+    from brainio.children import run_child  # the scoring child dies with this test process
 
     store_class = result_store_class()
     if store_class is None:
@@ -242,7 +243,7 @@ def real_store(tmp_path, cowley_raw, kriegeskorte_raw):
         command += ["--model", model]
     for benchmark in REAL_BENCHMARKS:
         command += ["--benchmark", benchmark]
-    done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ), timeout=1800)
+    done = run_child(command[1:], capture_output=True, text=True, env=dict(os.environ), timeout=1800)
     if done.returncode == 3:
         skip_or_fail(f"raw data missing for the real runs: {done.stderr.strip()[-500:]}")
     if done.returncode != 0 and ("ModuleNotFoundError" in done.stderr or "ImportError" in done.stderr):

@@ -1,8 +1,6 @@
 """The brainscore command line: exit codes and one-line reasons, listing, scoring into a results store."""
 
 import os
-import subprocess
-import sys
 
 import pytest
 from conftest import registered_model
@@ -110,10 +108,11 @@ def test_stored_row_has_parent_layer_map_and_layer_scores(tmp_path):
 
 def test_python_dash_m_reference_form(kriegeskorte_raw):
     registered_model("pixels")
-    completed = subprocess.run(
-        [sys.executable, "-m", "brainscore_vision", "score", "--model_identifier=pixels",
-         "--benchmark_identifier=Kiani2007.mIT-rdm"], capture_output=True, text=True, env=dict(os.environ),
-        timeout=600)
+    from brainio.children import run_child  # dies with this test process
+
+    completed = run_child(["-m", "brainscore_vision", "score", "--model_identifier=pixels",
+                           "--benchmark_identifier=Kiani2007.mIT-rdm"], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=600)
     assert completed.returncode == 0, completed.stderr
     assert "Score" in completed.stdout
 

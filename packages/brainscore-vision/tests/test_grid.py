@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -139,7 +138,10 @@ def test_dry_run_lists_the_pairs(tmp_path, capsys):
 
 
 def _start(arguments, log):
-    return subprocess.Popen([sys.executable, "-m", *arguments], stdout=log, stderr=subprocess.STDOUT)
+    """A scheduler or worker process that dies with this test process (even after ``kill -9`` of pytest)."""
+    from brainio.children import start_child
+
+    return start_child(["-m", *arguments], cpu_seconds=1800, stdout=log, stderr=subprocess.STDOUT)
 
 
 def test_real_cluster_scores_like_in_process_and_survives_a_killed_worker(direct_scores, tmp_path):
@@ -219,7 +221,9 @@ def test_memory_estimate_is_within_2x_of_the_measured_peak(model, benchmark, raw
     home = Path(os.environ["BRAINSCORE_HOME"])
     environment = {**os.environ, "BRAINSCORE_HOME": str(tmp_path / "home"),  # a fresh worker: cold caches
                    "BRAINSCORE_DATA_STORE": str(home / "data_store")}  # the data packaged once for the session
-    result = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, model, benchmark], capture_output=True, text=True,
-                            timeout=600, check=True, env=environment)
+    from brainio.children import run_child  # dies with this test process
+
+    result = run_child(["-c", _PEAK_SCRIPT, model, benchmark], capture_output=True, text=True, timeout=600, check=True,
+                       env=environment)
     measured = json.loads(result.stdout.strip().splitlines()[-1])
     assert 0.5 <= measured["estimate"] / measured["peak"] <= 2.0, measured

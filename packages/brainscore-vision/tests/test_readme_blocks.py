@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from brainio.children import run_child
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 READMES = ["README.md", *(f"packages/{name}/README.md" for name in
@@ -47,6 +47,6 @@ def test_readme_python_blocks_run_in_order(relative, raw_data_dir, tmp_path):
     (tmp_path / "home").mkdir()
     environment = {**os.environ, "HOME": str(tmp_path / "home"), "BRAINSCORE_RAW_DATA": str(raw_data_dir),
                    "MPLBACKEND": "Agg"}
-    result = subprocess.run([sys.executable, "readme_blocks.py"], cwd=tmp_path, env=environment,
-                            capture_output=True, text=True, timeout=900, check=False)
+    result = run_child([tmp_path / "readme_blocks.py"], cwd=tmp_path, env=environment, capture_output=True, text=True,
+                       timeout=900, check=False)  # dies with this test process
     assert result.returncode == 0, f"{relative}:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}"

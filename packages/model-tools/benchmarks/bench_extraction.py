@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from brainio.children import run_child
 from model_tools.activations import ActivationsExtractor, ImagePreprocessing
 from model_tools.activations.allocator import freed_memory_reused
 from model_tools.zoo.randomnet import build_randomnet
@@ -120,8 +120,8 @@ def main() -> None:
     if os.environ.get("BENCH_SECOND_RUN", "1") != "0" and not os.environ.get("BENCH_TORCH_THREADS") and cores > 1:
         print(f"\n--- again in a fresh process, torch on {cores - 1} of {cores} cores "
               "(one left to decoding and writing)\n")
-        subprocess.run([sys.executable, __file__], check=True,
-                       env={**os.environ, "BENCH_TORCH_THREADS": str(cores - 1)})
+        run_child([__file__], timeout=3600, check=True,  # dies with this script
+                  env={**os.environ, "BENCH_TORCH_THREADS": str(cores - 1)})
 
 
 if __name__ == "__main__":

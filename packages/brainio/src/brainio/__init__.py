@@ -14,12 +14,14 @@ __version__ = _version("brainio")
 
 # public name -> module that defines it
 _LAZY = {
+    "ArchiveReadError": "brainio.errors",
     "BehavioralAssembly": "brainio.assemblies",
     "BrainIOError": "brainio.errors",
     "BrainScoreError": "brainio.errors",
     "DataAssembly": "brainio.assemblies",
     "DimensionError": "brainio.errors",
     "FileUnavailableError": "brainio.errors",
+    "InvalidIdentifierError": "brainio.errors",
     "LocalStore": "brainio.stores",
     "MetadataAssembly": "brainio.assemblies",
     "NetCDFReadError": "brainio.errors",

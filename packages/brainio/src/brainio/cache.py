@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from filelock import FileLock
 
 from ._files import atomic_path, sha1_hash
-from .errors import FileUnavailableError, Sha1MismatchError, StoreUnreachableError
+from .errors import FileUnavailableError, InvalidIdentifierError, Sha1MismatchError, StoreUnreachableError
 from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
 
 __all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_to", "fetch_verified", "store_url",
@@ -82,10 +82,10 @@ _SHA1 = re.compile(r"[0-9a-f]{40}")
 
 
 def check_sha1(sha1: object, what: str) -> None:
-    """Raise ``ValueError`` naming ``what`` unless ``sha1`` is 40 lowercase hex digits (it becomes a folder name:
-    anything else could point outside the cache)."""
+    """Raise :class:`InvalidIdentifierError` (a ``ValueError``) naming ``what`` unless ``sha1`` is 40 lowercase hex
+    digits (it becomes a folder name: anything else could point outside the cache)."""
     if not isinstance(sha1, str) or not _SHA1.fullmatch(sha1):
-        raise ValueError(f"{what}: the recorded sha1 must be 40 lowercase hex digits, got {sha1!r}")
+        raise InvalidIdentifierError(f"{what}: the recorded sha1 must be 40 lowercase hex digits, got {sha1!r}")
 
 
 def fetch_verified(store, key: str, sha1: str, version_id: str | None = None, home: Path | None = None) -> Path:

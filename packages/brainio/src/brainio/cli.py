@@ -13,31 +13,22 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from .errors import BrainIOError, ValidationError
 from .netcdf import UNTRUSTED_TIMEOUT_S, read_netcdf
 from .packaging import package_data_assembly_locally, package_stimulus_set_locally
 from .stimuli import StimulusSet, read_stimulus_csv
-from .validation import check_assembly, check_stimulus_set
+from .validation import TEXT_COLUMNS, check_assembly, check_stimulus_set
 
 __all__ = ["main"]
 
 
 def _stimulus_set(csv_path: str, directory: str, path_column: str, identifier: str | None,
                   allow_outside: bool = False) -> StimulusSet:
-    frame = read_stimulus_csv(csv_path)
+    # the one check of the cells (brainio.validation.check_stimulus_table), ids and file names kept as text
+    frame = read_stimulus_csv(csv_path, text_columns=(*TEXT_COLUMNS, path_column))
     for column in ("stimulus_id", path_column):
         if column not in frame.columns:
             raise ValidationError(f"{csv_path} has no column {column!r} (columns: {[str(c) for c in frame.columns]})")
-    empty = [f"row {row + 2}" for row in np.flatnonzero((frame["stimulus_id"].isna() | frame[path_column].isna())
-                                                          .to_numpy())]
-    if empty:
-        raise ValidationError(f"{csv_path}: empty stimulus_id or {path_column!r} in {empty[:10]}"
-                              + (f" (+{len(empty) - 10} more)" if len(empty) > 10 else ""))
-    null = [f"row {row + 2}" for row, name in enumerate(frame[path_column].tolist()) if "\x00" in str(name)]
-    if null:
-        raise ValidationError(f"{csv_path}: column {path_column!r} holds a NUL character in {null[:10]}")
     folder = Path(directory)
     paths = {sid: str(folder / str(name)) for sid, name in zip(frame["stimulus_id"].tolist(),
                                                                frame[path_column].tolist())}
@@ -106,7 +97,7 @@ def _validate(args) -> int:
 
 
 def _package(args) -> int:
-    if not args.identifier:
+    if args.identifier is None:  # a blank one goes on and is refused by packaging, which names it
         raise ValidationError("--identifier is required for package")
     result: dict = {}
     stimulus_set = None
@@ -114,8 +105,11 @@ def _package(args) -> int:
     if args.csv:
         stimulus_set = _stimulus_set(args.csv, args.stimuli_dir or ".", args.path_column, stimulus_set_identifier,
                                      args.allow_outside)
-        result["stimulus_set"] = package_stimulus_set_locally(stimulus_set, stimulus_set_identifier, args.output,
-                                                              overwrite=args.overwrite)
+        try:
+            result["stimulus_set"] = package_stimulus_set_locally(stimulus_set, stimulus_set_identifier, args.output,
+                                                                  overwrite=args.overwrite)
+        except ValidationError as error:  # name the CSV the problems come from, as validate does
+            raise ValidationError([f"stimuli ({args.csv}): {problem}" for problem in error.problems]) from error
     if args.nc:
         result["assembly"] = package_data_assembly_locally(
             _read_nc(args.nc), args.assembly_identifier or args.identifier, stimulus_set_identifier,

@@ -24,6 +24,11 @@ class ValidationError(BrainIOError, ValueError):
         super().__init__("; ".join(self.problems))
 
 
+class InvalidIdentifierError(ValidationError):
+    """An identifier (or a recorded SHA-1) that cannot name a file: empty, with a path separator, a control
+    character or an unencodable character, or too long; the message names it."""
+
+
 class DimensionError(ValidationError):
     """An assembly whose dims do not fit its class (names the class and the dims)."""
 
@@ -38,6 +43,10 @@ class Sha1MismatchError(BrainIOError, ValueError):
 
 class UnsafeArchiveError(BrainIOError, ValueError):
     """A ZIP member whose path would leave the extraction folder."""
+
+
+class ArchiveReadError(BrainIOError, ValueError):
+    """A ZIP archive that cannot be read (damaged, truncated, an unsupported compression); names the file."""
 
 
 class StoreKeyError(BrainIOError, KeyError):

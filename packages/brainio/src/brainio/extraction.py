@@ -22,24 +22,26 @@ warning.
 from __future__ import annotations
 
 import contextlib
-import glob
 import hashlib
 import json
 import logging
 import os
 import shutil
+import struct
 import tempfile
 import time
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from filelock import FileLock
 
-from .errors import UnsafeArchiveError
+from .errors import ArchiveReadError, UnsafeArchiveError
 from .files import apply_umask, atomic_path, sha1_hash
+from .files import temporaries_of as _temporaries_of
 
-__all__ = ["RACY_WINDOW_NS", "damaged_files", "extract_zip", "manifest_path", "record_files", "sweep_stale_temporaries",
-           "temporaries_of"]
+__all__ = ["ARCHIVE_ERRORS", "RACY_WINDOW_NS", "damaged_files", "extract_zip", "manifest_path", "open_archive",
+           "record_files", "sweep_stale_temporaries", "temporaries_of"]
 
 _logger = logging.getLogger(__name__)
 
@@ -78,6 +80,16 @@ def _safe_members(archive: zipfile.ZipFile, destination: Path) -> list[zipfile.Z
     return members
 
 
+def _open_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo):
+    """``archive.open(info)``; a member header that points outside the file (``OSError`` EINVAL) or is damaged raises
+    :class:`ArchiveReadError` naming the archive and the member."""
+    try:
+        return archive.open(info)
+    except (*ARCHIVE_ERRORS, OSError) as error:
+        raise ArchiveReadError(f"{archive.filename}: member {info.filename!r} cannot be read: {type(error).__name__}: "
+                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
+
+
 def _stamp(path: Path) -> dict[str, int]:
     status = path.stat()
     return {"size": status.st_size, "mtime_ns": status.st_mtime_ns, "ctime_ns": status.st_ctime_ns}
@@ -86,7 +98,7 @@ def _stamp(path: Path) -> dict[str, int]:
 def _extract_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> str:
     """Write one member to ``target`` atomically; returns the SHA-1 of its bytes."""
     digest = hashlib.sha1()
-    with atomic_path(target) as temp, archive.open(info) as source, open(temp, "wb") as sink:
+    with atomic_path(target) as temp, _open_member(archive, info) as source, open(temp, "wb") as sink:
         for chunk in iter(lambda: source.read(_CHUNK), b""):
             digest.update(chunk)
             sink.write(chunk)
@@ -155,7 +167,7 @@ def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInf
     expected = {}
     for info in members:
         digest = hashlib.sha1()
-        with archive.open(info) as source:
+        with _open_member(archive, info) as source:
             for chunk in iter(lambda: source.read(_CHUNK), b""):
                 digest.update(chunk)
         expected[info.filename] = {"sha1": digest.hexdigest(), "size": info.file_size}
@@ -163,11 +175,8 @@ def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInf
 
 
 def temporaries_of(folder: Path, name: str) -> list[Path]:
-    """Temporaries that :func:`tempfile.mkstemp` / ``mkdtemp`` made for ``name`` in ``folder``:
-    ``.<name>.<random>.part``, the random part without dots (so ``.<name>.verified.<random>.part`` is not one)."""
-    prefix = f".{name}."
-    return [path for path in folder.glob(f".{glob.escape(name)}.*.part")
-            if "." not in path.name[len(prefix):-len(".part")]]
+    """Temporaries made for ``name`` in ``folder`` (:func:`brainio.files.temporaries_of`)."""
+    return _temporaries_of(Path(folder) / name)
 
 
 def _remove_leftovers(destination: Path) -> None:
@@ -182,7 +191,7 @@ def _remove_leftovers(destination: Path) -> None:
 
 def _repair(zip_path: Path, destination: Path, force: bool) -> None:
     manifest = _read_manifest(destination)
-    with zipfile.ZipFile(zip_path) as archive:
+    with open_archive(zip_path) as archive:
         members = _safe_members(archive, destination)
         if manifest is not None and set(manifest[0]) == {info.filename for info in members}:
             expected, recorded_ns = manifest
@@ -229,12 +238,14 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
     ------
     UnsafeArchiveError
         A member would land outside ``destination`` (absolute path, ``..``); nothing is written.
+    ArchiveReadError
+        The archive is damaged (names it); nothing is written.
     """
     from .cache import cache_home
 
     zip_path, destination = Path(zip_path), Path(destination)
     home = Path(home) if home is not None else cache_home()
-    with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home):
+    with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home), _naming_archive_errors(zip_path):
         _remove_leftovers(destination)
         if destination.exists():
             _repair(zip_path, destination, force=refresh)
@@ -242,7 +253,7 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
         temp = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent))
         apply_umask(temp, directory=True)
         try:
-            with zipfile.ZipFile(zip_path) as archive:
+            with open_archive(zip_path) as archive:
                 members = _safe_members(archive, temp)
                 sha1s = {}
                 for info in members:
@@ -256,6 +267,32 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
             shutil.rmtree(temp, ignore_errors=True)
             raise
     return destination
+
+
+ARCHIVE_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, UnicodeDecodeError, struct.error)
+"""What :mod:`zipfile` raises on a damaged archive (besides ``OSError``, which a disk raises too)."""
+
+
+def open_archive(zip_path: str | os.PathLike) -> zipfile.ZipFile:
+    """``zipfile.ZipFile(zip_path)``, raising :class:`ArchiveReadError` naming the file when it is not a readable
+    archive (a damaged end record makes ``zipfile`` seek before the file's start: ``OSError`` EINVAL)."""
+    try:
+        return zipfile.ZipFile(zip_path)
+    except FileNotFoundError:
+        raise
+    except (*ARCHIVE_ERRORS, OSError) as error:
+        raise ArchiveReadError(f"{zip_path} cannot be read as a ZIP archive: {type(error).__name__}: "
+                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
+
+
+@contextlib.contextmanager
+def _naming_archive_errors(zip_path: Path):
+    """Turn the errors of reading a damaged ZIP into :class:`ArchiveReadError` naming it."""
+    try:
+        yield
+    except ARCHIVE_ERRORS as error:
+        raise ArchiveReadError(f"{zip_path} cannot be read as a ZIP archive: {type(error).__name__}: "
+                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
 
 
 def sweep_stale_temporaries(home: str | os.PathLike, older_than_s: float = 3600.0) -> list[Path]:

@@ -7,6 +7,9 @@
 * :func:`apply_umask` -- temporary files (``mkstemp``: 0600) and folders (``mkdtemp``: 0700) get the permissions an
   ordinary ``open`` / ``mkdir`` would give under the process umask, so lab-shared stores and caches stay readable by
   the group.
+* :func:`target_lock` -- the write lock of one or more targets (``<folder>/.locks/<name>.lock``); taking it removes
+  the temporaries that killed writers left for those targets (:func:`temporaries_of`): only a lock holder writes
+  them, so under the lock they are stale.
 """
 
 from __future__ import annotations
@@ -14,12 +17,20 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["apply_umask", "atomic_path", "atomic_write", "current_umask", "sha1_hash"]
+from filelock import FileLock
+
+__all__ = ["LOCK_FOLDER", "apply_umask", "atomic_path", "atomic_write", "current_umask", "remove_path", "sha1_hash",
+           "target_lock", "temporaries_of"]
+
+LOCK_FOLDER = ".locks"
+"""Folder, beside the targets, that holds their lock files."""
 
 _CHUNK = 1 << 20
 _UMASK_LOCK = threading.Lock()
@@ -77,3 +88,55 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], object], *, du
     :func:`atomic_path`)."""
     with atomic_path(path, durable=durable) as temp:
         write(temp)
+
+
+def temporaries_of(target: str | os.PathLike) -> list[Path]:
+    """Temporaries that :func:`atomic_path` (``mkstemp``) or ``mkdtemp`` made for ``target``, files and folders.
+
+    Their names are ``.<name>.<random>[<suffix>].part``: the random part has no dot, and the optional suffix is
+    the target's own (``write_netcdf`` writes ``.<name>.<random>.nc.part``), so the temporaries of
+    ``<name>.verified`` or of ``<name>.nc`` are not taken for those of ``<name>``.
+    """
+    target = Path(target)
+    suffix = re.escape(target.suffix) if target.suffix else ""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[^.]+(?:{suffix})?\.part" if suffix else
+                         rf"\.{re.escape(target.name)}\.[^.]+\.part")
+    try:
+        names = os.listdir(target.parent)
+    except FileNotFoundError:
+        return []
+    return [target.parent / name for name in sorted(names) if pattern.fullmatch(name)]
+
+
+def remove_path(path: str | os.PathLike) -> None:
+    """Remove a file or a folder tree; nothing when it is gone already."""
+    path = Path(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def target_lock(*targets: str | os.PathLike, timeout: float = -1) -> Iterator[None]:
+    """Hold the write lock of every target (in sorted order: two writers never deadlock) and remove the temporaries
+    that killed writers left for them.
+
+    Parameters
+    ----------
+    *targets : path-like
+        Files (or folders) about to be written; each lock is ``<folder>/.locks/<name>.lock``.
+    timeout : float, default=-1
+        Seconds to wait for each lock; -1 waits for ever (:class:`filelock.Timeout` when it expires).
+    """
+    paths = sorted({Path(target).absolute() for target in targets}, key=str)
+    with contextlib.ExitStack() as stack:
+        for path in paths:
+            folder = path.parent / LOCK_FOLDER
+            if not folder.is_dir():
+                folder.mkdir(parents=True, exist_ok=True)
+                apply_umask(folder, directory=True)
+            stack.enter_context(FileLock(str(folder / f"{path.name}.lock"), timeout=timeout))
+            for leftover in temporaries_of(path):
+                remove_path(leftover)
+        yield

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import h5netcdf
+import h5py
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 from ._files import atomic_path, sha1_hash
 from .assemblies import DataAssembly, MetadataAssembly, resolve_assembly_class
+from .children import describe_exit, run_child
 from .coords import flatten_indexes
 from .errors import BrainIOError, NetCDFReadError
 from .linking import column_to_coord_values
@@ -182,21 +183,39 @@ def _read_group(path: Path, group: str | None) -> xr.DataArray:
     return array
 
 
-def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S) -> None:
+def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, *,
+                 cpu_seconds: float | None = None) -> None:
     """Open ``path`` in a child process that walks every group, variable, dimension and attribute.
 
     Some damaged HDF5 files make the HDF5 library loop forever in C code that holds the GIL (Ctrl-C is
-    ignored); a child process can be killed. Raises :class:`~brainio.errors.NetCDFReadError` naming the file
-    when the child fails or does not finish within ``timeout`` seconds.
+    ignored); a child process can be killed. The child dies with its caller and bounds its own CPU time
+    (:mod:`brainio.children`), so a caller killed mid-probe leaves nothing running.
+
+    Parameters
+    ----------
+    path : path-like
+    timeout : float, default=UNTRUSTED_TIMEOUT_S (60 s)
+        Wall-clock seconds the child may take.
+    cpu_seconds : float, optional
+        CPU seconds the child may use, default=None meaning ``timeout``.
+
+    Raises
+    ------
+    NetCDFReadError
+        Naming the file, when the child fails, uses its CPU time or does not finish within ``timeout``.
     """
     path = Path(path)
     if not path.is_file():
         raise NetCDFReadError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
+    cpu_seconds = timeout if cpu_seconds is None else cpu_seconds
     try:
-        result = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True,
-                                timeout=timeout, check=False)
+        result = run_child(["-c", _PROBE, str(path)], timeout=timeout, cpu_seconds=cpu_seconds, capture_output=True,
+                           text=True, check=False)
     except subprocess.TimeoutExpired:
         raise NetCDFReadError(f"{path}: opening it did not finish within {timeout:g} s; the file is damaged") from None
+    if result.returncode < 0:
+        raise NetCDFReadError(f"{path}: the process opening it {describe_exit(result.returncode, cpu_seconds)}; "
+                              "the file is damaged")
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
         raise NetCDFReadError(f"{path} cannot be read as a netCDF-4 (HDF5) file: {last}")
@@ -238,6 +257,8 @@ def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
 
 
 def _read_assembly(path: Path, cls: type | str | None) -> DataAssembly:
+    with h5py.File(path, "r"):  # not HDF5: fail here, before h5netcdf's File half-builds and complains when collected
+        pass
     array = _read_group(path, None)
     class_name = array.attrs.pop(CLASS_ATTRIBUTE, None)
     target = resolve_assembly_class(cls if cls is not None else class_name or "DataAssembly")

@@ -18,10 +18,10 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from ._files import atomic_path, sha1_hash
 from .assemblies import resolve_assembly_class
 from .errors import ValidationError
 from .fetch import assembly_file_name, stimulus_file_stem
+from .files import atomic_path, sha1_hash, target_lock
 from .netcdf import write_netcdf
 from .stimuli import StimulusSet, read_stimulus_csv
 from .validation import check_assembly, check_stimulus_set
@@ -150,7 +150,7 @@ def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_i
     frame["filename"] = arcnames
     ids = proto_stimulus_set["stimulus_id"].tolist()
     entries = [(arcname, proto_stimulus_set.get_stimulus(sid)) for arcname, sid in zip(arcnames, ids)]
-    with ExitStack() as stack:  # both files appear, or neither
+    with target_lock(csv_path, zip_path), ExitStack() as stack:  # both files appear, or neither
         temp_csv = stack.enter_context(atomic_path(csv_path))
         temp_zip = stack.enter_context(atomic_path(zip_path))
         frame.to_csv(temp_csv, index=False, lineterminator="\n")
@@ -222,8 +222,9 @@ def package_data_assembly_locally(proto_data_assembly: xr.DataArray, assembly_id
             raise ValidationError(f"extra {name!r} must be a DataArray, got {type(extra).__name__}")
         assembly.attrs[name] = extra
     path = folder / assembly_file_name(assembly_identifier)
-    sha1 = write_netcdf(assembly, path, check=lambda temp: _refuse_overwrite(path, temp, assembly_identifier,
-                                                                             overwrite))
+    with target_lock(path):  # removes what a killed packaging left for this file
+        sha1 = write_netcdf(assembly, path, check=lambda temp: _refuse_overwrite(path, temp, assembly_identifier,
+                                                                                 overwrite))
     return {"identifier": assembly_identifier, "path": str(path), "sha1": sha1, "cls": cls.__name__}
 
 

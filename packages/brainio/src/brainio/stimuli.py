@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import ValidationError
+from .validation import TEXT_COLUMNS, check_stimulus_table
 
 __all__ = ["StimulusSet"]
 
@@ -107,7 +108,7 @@ class StimulusSet(pd.DataFrame):
 
     @classmethod
     def from_files(cls, csv_path: str | os.PathLike, directory: str | os.PathLike,
-                   identifier: str | None = None) -> StimulusSet:
+                   identifier: str | None = None, *, strict: bool = True) -> StimulusSet:
         """Read a packaged stimulus set: a CSV with a ``filename`` column and the folder of its files.
 
         Parameters
@@ -118,8 +119,11 @@ class StimulusSet(pd.DataFrame):
             Folder that holds the files named in the ``filename`` column.
         identifier : str, optional
             Identifier of the set, default=None.
+        strict : bool, default=True
+            Check the table as one being written (see :func:`~brainio.validation.check_stimulus_table`); False for
+            a table that arrived through its author's SHA-1.
         """
-        frame = read_stimulus_csv(csv_path)
+        frame = read_stimulus_csv(csv_path, strict=strict)
         stimulus_set = cls(frame)
         directory = Path(directory)
         if "filename" in stimulus_set.columns:
@@ -131,20 +135,49 @@ class StimulusSet(pd.DataFrame):
         return stimulus_set
 
 
-def read_stimulus_csv(csv_path: str | os.PathLike) -> pd.DataFrame:
-    """Read a stimulus CSV, keeping ids and file names as text (``'0001'`` stays ``'0001'``).
+def read_stimulus_csv(csv_path: str | os.PathLike, *, text_columns: tuple[str, ...] = TEXT_COLUMNS,
+                      strict: bool = True) -> pd.DataFrame:
+    """Read a stimulus CSV after checking every cell, keeping ids and file names as text (``'0001'`` stays ``'0001'``).
 
-    Raises :class:`~brainio.errors.ValidationError` naming the file when it is not a readable UTF-8 CSV.
+    The cells are checked by :func:`~brainio.validation.check_stimulus_table` (duplicate column names as written in
+    the header, missing ids, NUL characters, overlong fields, words among numbers; rows are counted as in a
+    spreadsheet, the header being row 1) before the frame is returned.
+
+    Parameters
+    ----------
+    csv_path : path-like
+    text_columns : tuple of str, default=TEXT_COLUMNS
+        Columns read as text that may hold no missing value (``stimulus_id``, ``image_id``, ``filename``; the
+        command line adds its ``--path-column``).
+    strict : bool, default=True
+        Passed to :func:`~brainio.validation.check_stimulus_table`: False skips the judgements (overlong fields,
+        words among numbers) for a table that arrived through its author's SHA-1.
+
+    Raises
+    ------
+    ValidationError
+        Naming the file (and the rows and columns) when it is not a readable UTF-8 CSV or a cell is refused.
     """
     try:
-        header = pd.read_csv(csv_path, nrows=0).columns
-        text_columns = {c: str for c in ("stimulus_id", "image_id", "filename") if c in header}
-        frame = pd.read_csv(csv_path, dtype=text_columns)
+        if os.stat(csv_path).st_size == 0:
+            raise ValidationError(f"stimulus CSV {csv_path} is empty (0 bytes)")
+        first = pd.read_csv(csv_path, header=None, nrows=1, dtype=str, keep_default_na=False, na_filter=False)
+        header = [str(name) for name in first.iloc[0]]  # as written (read_csv would rename a repeated one)
+        frame = pd.read_csv(csv_path, dtype={column: str for column in text_columns if column in header})
+        problems = check_stimulus_table(frame, first_row=2, text_columns=text_columns, column_names=header,
+                                        strict=strict)
+        if problems:
+            raise ValidationError([f"stimulus CSV {csv_path}: {problem}" for problem in problems])
     except FileNotFoundError as error:
         raise ValidationError(f"stimulus CSV {csv_path} does not exist") from error
     except (UnicodeDecodeError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError, OSError) as error:
+        if isinstance(error, ValidationError):
+            raise
         raise ValidationError(f"stimulus CSV {csv_path} cannot be read: {type(error).__name__}: "
                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
     if "stimulus_id" not in frame.columns and "image_id" in frame.columns:
         frame["stimulus_id"] = frame["image_id"]
+    if "stimulus_id" not in frame.columns:
+        raise ValidationError(f"stimulus CSV {csv_path} has no 'stimulus_id' (or legacy 'image_id') column; its "
+                              f"columns: {[str(column) for column in frame.columns][:20]}")
     return frame

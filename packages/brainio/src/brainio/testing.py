@@ -1,4 +1,5 @@
-"""Assertions for tests: assemblies compared coordinate by coordinate, with a readable diff."""
+"""Helpers for tests: assemblies compared coordinate by coordinate with a readable diff, a local S3 server, and the
+processes a process left behind (Linux ``/proc``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import importlib
 import inspect
 import os
 import pkgutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +18,8 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "defined_exceptions", "local_s3_server", "s3_test_environment"]
+__all__ = ["assert_assemblies_equal", "assert_processes_end", "defined_exceptions", "is_running", "local_s3_server",
+           "running_descendants", "s3_test_environment"]
 
 
 def _equal(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
@@ -128,6 +131,8 @@ def defined_exceptions(package: str) -> list[type[BaseException]]:
                     and value.__module__ == module.__name__):
                 found[f"{value.__module__}.{value.__qualname__}"] = value
     return [found[name] for name in sorted(found)]
+
+
 def s3_test_environment(endpoint: str, scratch: str | os.PathLike) -> dict[str, str | None]:
     """Environment variables that point boto3 at ``endpoint`` (a :func:`local_s3_server`) with fake credentials and
     no AWS configuration of the machine (config files under ``scratch``); None means: unset it.
@@ -140,3 +145,44 @@ def s3_test_environment(endpoint: str, scratch: str | os.PathLike) -> dict[str, 
             "AWS_ENDPOINT_URL": endpoint, "AWS_CONFIG_FILE": str(Path(scratch) / "no-aws-config"),
             "AWS_SHARED_CREDENTIALS_FILE": str(Path(scratch) / "no-aws-credentials"),
             "AWS_PROFILE": None, "AWS_SESSION_TOKEN": None, "AWS_ENDPOINT_URL_S3": None}
+
+
+def _state_and_parent(pid: str) -> tuple[str, int] | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def is_running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (a zombie runs nothing; a container's init may never reap
+    it). Linux only."""
+    found = _state_and_parent(str(pid))
+    return found is not None and found[0] != "Z"
+
+
+def running_descendants(pid: int) -> list[int]:
+    """Every running process whose chain of parents leads to ``pid`` (read from ``/proc``; Linux only)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            found = _state_and_parent(entry.name)
+            if found is not None and found[0] != "Z":
+                parents[int(entry.name)] = found[1]
+    descendants, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        descendants += children
+        frontier += children
+    return descendants
+
+
+def assert_processes_end(pids: list[int], timeout: float = 10.0) -> None:
+    """Wait up to ``timeout`` seconds for every process of ``pids`` to end; fail naming those still running."""
+    deadline = time.monotonic() + timeout
+    while any(is_running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"processes {[pid for pid in pids if is_running(pid)]} still run {timeout:g} s later")
+        time.sleep(0.05)

@@ -3,6 +3,17 @@
 ``check_*`` return a list of messages (empty when fine); ``validate_*`` raise
 :class:`~brainio.errors.ValidationError` carrying all of them. Messages name the offending ids, paths,
 coordinates or dims (the first ten of each kind).
+
+:func:`check_stimulus_table` is the one check of a stimulus table's cells, whoever holds it: ``brainio validate``
+and ``brainio package`` (through :func:`~brainio.stimuli.read_stimulus_csv` and :func:`check_stimulus_set`),
+:meth:`StimulusSet.from_files <brainio.stimuli.StimulusSet.from_files>` and the packaging functions. It refuses
+an empty table, duplicate column names, missing (empty or NaN) ids and file names, NUL characters, fields longer than
+:data:`MAX_FIELD_CHARS`, and text among the numbers of a numeric column, naming the row and the column.
+
+The last two are judgements about tables being written (``strict=True``, the default). A table that arrives through a
+SHA-1 recorded by its author (:func:`brainio.fetch.load_stimulus_set`) is read with ``strict=False``: it gets the
+checks that protect the reader (no rows, repeated column names, missing ids, NUL characters) but not the judgements,
+so a published stimulus set with, say, one word in a column of numbers stays loadable; its user could not change it.
 """
 
 from __future__ import annotations
@@ -16,10 +27,23 @@ import xarray as xr
 from .assemblies import resolve_assembly_class
 from .coords import walk_coords
 
-__all__ = ["check_assembly", "check_stimulus_set"]
+__all__ = ["MAX_FIELD_CHARS", "NUMERIC_COLUMNS", "TEXT_COLUMNS", "check_assembly", "check_stimulus_set",
+           "check_stimulus_table"]
 
 _SHOW = 10
 RESERVED_COLUMNS = ("filename",)
+
+MAX_FIELD_CHARS = 4096
+"""Longest text a stimulus-table cell may hold (a path's maximum on Linux). Columns are joined onto an assembly's
+``presentation`` as fixed-width text, so one 1 MB cell would make every row of that coordinate 4 MB wide."""
+
+TEXT_COLUMNS = ("stimulus_id", "image_id", "filename")
+"""Columns read as text (``'0001'`` stays ``'0001'``) that may not hold missing (empty or NaN) values."""
+
+NUMERIC_COLUMNS = ("degrees",)
+"""Columns that must hold numbers wherever they hold a value (``degrees`` places stimuli on the screen)."""
+
+_ODD_SHARE = 0.01  # text among numbers: at most this share (or one value) of a column counts as a mistake
 
 
 def _few(values) -> str:
@@ -35,23 +59,141 @@ def _safe_member_name(name: str) -> bool:
             and all(part not in ("", ".", "..") for part in parts))
 
 
+def _rows(positions: np.ndarray, first_row: int) -> str:
+    """``row 3`` / ``rows 3, 7, 9 (+2 more)``; rows numbered from ``first_row`` (2 in a CSV: the header is row 1)."""
+    numbers = [int(position) + first_row for position in positions[:_SHOW]]
+    more = f" (+{len(positions) - _SHOW} more)" if len(positions) > _SHOW else ""
+    label = "row" if len(positions) == 1 else "rows"
+    return f"{label} {', '.join(map(str, numbers))}{more}" + (" (counted from 0)" if first_row == 0 else "")
+
+
+# pandas' default NA words (pandas.read_csv, ``na_values``), plus the empty string
+_NA_SET = frozenset(["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+                     "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"])
+
+
+def check_stimulus_table(table: pd.DataFrame, *, first_row: int = 0, text_columns: tuple[str, ...] = TEXT_COLUMNS,
+                         numeric_columns: tuple[str, ...] = NUMERIC_COLUMNS,
+                         column_names: list[str] | None = None, strict: bool = True) -> list[str]:
+    """Problems of the cells of a stimulus table, each naming its column and rows (empty list when it passes).
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per stimulus (a typed frame, as ``pandas.read_csv`` or a user builds it).
+    first_row : int, default=0
+        Number of the table's first row in messages: 2 for a CSV (the header is row 1, as in a spreadsheet), 0 for
+        a frame (positions, as ``iloc``).
+    text_columns : tuple of str, default=TEXT_COLUMNS
+        Columns, where present, that may hold no missing value (empty, NaN, 'NA', ...) and are never numeric.
+    numeric_columns : tuple of str, default=NUMERIC_COLUMNS
+        Columns, where present, whose every value must be a number.
+    column_names : list of str, optional
+        The names as written in the file, default=None meaning ``table.columns`` (``pandas.read_csv`` renames a
+        repeated name ``size`` to ``size.1``; the file's own names show the repetition).
+    strict : bool, default=True
+        Also refuse fields longer than :data:`MAX_FIELD_CHARS` and words among numbers (see the module docstring);
+        False for tables that arrive through a recorded SHA-1.
+
+    Notes
+    -----
+    A column of numbers with a few words among them (at most one value, or 1 % of the column) is taken for a
+    numeric column holding mistakes, and the words are refused; a column with more words is a text column.
+    Each column's distinct values are checked once (``pandas.factorize``), so a table costs about one pass of
+    pandas' hashing per text column.
+    """
+    problems = [] if len(table) else ["the table has no rows (one row per stimulus is needed)"]
+    names = list(column_names) if column_names is not None else [str(column) for column in table.columns]
+    counts = pd.Series(names, dtype=object).value_counts()
+    for name in counts.index[counts.to_numpy() > 1]:
+        where = [str(position + 1) for position, other in enumerate(names) if other == name]
+        problems.append(f"column name {name!r} appears {counts[name]} times (columns {', '.join(where)}); "
+                        "every column needs its own name")
+    for position, name in enumerate(names):
+        if "\x00" in name:
+            problems.append(f"column {position + 1} has a NUL character in its name {name!r}")
+    for position, name in enumerate(names):
+        values = table.iloc[:, position]
+        problems += _column_problems(name, values, first_row, name in text_columns, name in numeric_columns, strict)
+    return problems
+
+
+def _per_row(flags: list[bool], codes: np.ndarray) -> np.ndarray:
+    """A flag of each distinct value, spread onto the rows (``codes`` from ``pandas.factorize``; -1 is missing)."""
+    return np.append(np.asarray(flags, dtype=bool), False)[codes]
+
+
+def _flags(texts: list[str], codes: np.ndarray, found: bool, test) -> np.ndarray:
+    """Per row, ``test(value)`` of its distinct value; computed only when the cheap whole-column ``found`` says some
+    value may pass it (the common case, none, costs one C-level pass)."""
+    if not found:
+        return np.zeros(len(codes), dtype=bool)
+    return _per_row([test(value) for value in texts], codes)
+
+
+def _column_problems(name: str, values: pd.Series, first_row: int, text: bool, numeric: bool,
+                     strict: bool = True) -> list[str]:
+    problems = []
+    if values.dtype.kind in "biufcmM":  # numbers, booleans, times: only missing values to check
+        missing, texts, codes = values.isna().to_numpy(), None, None
+    else:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        texts = np.asarray(uniques, dtype=object).tolist()
+        if values.dtype == object and not all(isinstance(value, str) for value in texts):  # a string dtype: all str
+            texts = [value if isinstance(value, str) else str(value) for value in texts]
+        # NA words as pandas matches them (whole cell); a CSV's are NaN already, a frame's may be text
+        missing = (codes < 0) | _flags(texts, codes, not _NA_SET.isdisjoint(texts), lambda value: value in _NA_SET)
+    if text and missing.any():
+        problems.append(f"column {name!r}: missing value (empty, NaN or a word pandas reads as NaN, such as 'NA') in "
+                        f"{_rows(np.flatnonzero(missing), first_row)}")
+    if texts is None:
+        return problems
+    joined = "\x1f".join(texts)
+    nul = _flags(texts, codes, "\x00" in joined, lambda value: "\x00" in value)
+    if nul.any():
+        problems.append(f"column {name!r}: NUL character in {_rows(np.flatnonzero(nul), first_row)}")
+    if not strict:
+        return problems
+    longest = max(map(len, texts), default=0)
+    long = _flags(texts, codes, longest > MAX_FIELD_CHARS, lambda value: len(value) > MAX_FIELD_CHARS)
+    if long.any():
+        problems.append(f"column {name!r}: a field of {longest:,} characters (at most {MAX_FIELD_CHARS:,}) "
+                        f"in {_rows(np.flatnonzero(long), first_row)}")
+    if text:
+        return problems
+    parsed = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").notna().to_numpy()
+    present = ~missing
+    numbers = present & _per_row(list(parsed), codes)
+    words = present & ~numbers & ~nul & ~long
+    count = int(words.sum())
+    mistaken = numeric or (numbers.sum() >= 2 and 0 < count <= max(1, _ODD_SHARE * present.sum()))
+    if mistaken and count:
+        rows = np.flatnonzero(words)
+        shown = ", ".join(repr(texts[codes[row]]) for row in rows[:3])
+        why = "must hold numbers" if numeric else f"holds numbers in {int(numbers.sum())} rows"
+        problems.append(f"column {name!r} {why}, but not in {_rows(rows, first_row)}: {shown}"
+                        f"{' ...' if len(rows) > 3 else ''} (leave a cell empty for a missing number)")
+    return problems
+
+
 def check_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True) -> list[str]:
     """Problems of a stimulus set before packaging (empty list when it passes).
 
-    Checks: a ``stimulus_id`` column of unique strings, no ``filename`` column (packaging writes it),
-    and, with ``require_files``, a path in ``stimulus_paths`` for every id that points to an existing file.
+    Checks: the cells (:func:`check_stimulus_table`), a ``stimulus_id`` column of unique strings, no ``filename``
+    column (packaging writes it), and, with ``require_files``, a path in ``stimulus_paths`` for every id that points
+    to an existing file.
     """
-    problems = []
+    problems = check_stimulus_table(stimulus_set, text_columns=("stimulus_id",))
     name = getattr(stimulus_set, "identifier", None)
-    if len(stimulus_set) == 0:
-        problems.append(f"stimulus set {name!r} is empty")
     if "stimulus_id" not in stimulus_set.columns:
         hint = (" (the legacy name 'image_id' is there: rename it with "
                 "stimulus_set.rename(columns={'image_id': 'stimulus_id'}))" if "image_id" in stimulus_set.columns else "")
         return problems + [f"stimulus set {name!r} has no 'stimulus_id' column (columns: "
                            f"{[str(c) for c in stimulus_set.columns]}){hint}"]
+    if stimulus_set.columns.duplicated().any():
+        return problems  # a column name that means two columns: the checks below cannot tell which is meant
     ids = stimulus_set["stimulus_id"].to_numpy(dtype=object)
-    not_text = [v for v in ids if not isinstance(v, str)]
+    not_text = [v for v in ids if not isinstance(v, str) and not pd.isna(v)]  # missing ids: reported above
     if not_text:
         problems.append(f"stimulus_id values must be strings; not strings: {_few(not_text)} "
                         "(convert with df['stimulus_id'].astype(str))")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
@@ -51,13 +52,16 @@ def _result(model: str, benchmark: str, status: str, row: dict | None = None, el
 
 
 def score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
-               rescore: bool = False, budget_bytes: int | None = None) -> dict[str, Any]:
+               rescore: bool = False, budget_bytes: int | None = None,
+               rescored_since: str | None = None) -> dict[str, Any]:
     """One pair, start to end, in whatever process runs it; returns a plain dict (see :data:`COLUMNS`).
 
     Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised, or the pair's memory
     estimate exceeds the budget: the failure is stored), ``'skipped'`` (already stored), ``'unstored'``
     (scored, but the store refused the row: it is in ``side_file``). ``budget_bytes`` default: this worker's
     memory limit, else the machine's memory (:func:`~brainscore_core.memory_plan.memory_budget`).
+    ``rescored_since`` (ISO 8601, with ``rescore``): a row stored since then is this grid's own, written by an
+    attempt whose worker died before it could report: the retry skips the pair instead of storing it twice.
     """
     start = time.perf_counter()
     store = ResultStore(store_url) if store_url is not None else None
@@ -71,9 +75,10 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
         return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
     version = getattr(benchmark, "version", None)
     version = 1 if version is None else version
-    if store is not None and not rescore:
+    if store is not None and (not rescore or rescored_since is not None):
+        since = datetime.fromisoformat(rescored_since) if rescore and rescored_since is not None else None
         found = store.find(model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
-                           benchmark_version=version, model_digest=digest)
+                           benchmark_version=version, model_digest=digest, since=since)
         if found is not None:
             return _result(model_identifier, benchmark_identifier, "skipped", found, elapsed=0.0)
     try:
@@ -127,9 +132,10 @@ def _memory_resource(domain: str, model: str, benchmark: str) -> dict[str, float
 
 
 def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[str, str]]:
-    """Every (model, benchmark) pair, model-major: one model's pairs run next to each other, so its activations
-    for a stimulus set are still in the disk cache (and its weights in the worker) for the next benchmark."""
-    return [(model, benchmark) for model in models for benchmark in benchmarks]
+    """Every (model, benchmark) pair once, model-major: one model's pairs run next to each other, so its activations
+    for a stimulus set are still in the disk cache (and its weights in the worker) for the next benchmark. An
+    identifier given twice is scored once (two tasks of one pair would both store it)."""
+    return [(model, benchmark) for model in dict.fromkeys(models) for benchmark in dict.fromkeys(benchmarks)]
 
 
 def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = None, *, domain: str,
@@ -151,9 +157,11 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         Where rows go (:func:`~brainscore_core.scoring.open_store`; checked before anything runs); False: none
         (and no resuming).
     rescore : bool, default=False
-        Score pairs that are already stored.
+        Score pairs that are already stored (once each: a task retried after its worker died skips the pair when
+        its first attempt stored the row).
     retries : int, default=2
-        Dask retries of a task whose worker died.
+        Dask retries of a task whose worker died (a retry finds the row its first attempt stored: no pair is
+        stored twice).
     on_result : callable, optional
         Called with each pair's result dict as it completes (the CLI prints rows as they come).
     progress : bool, optional
@@ -170,6 +178,7 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
     pairs = plan_pairs(list(models), list(benchmarks))
     opened = open_store(store)
     url = opened.url if opened is not None else None
+    started = datetime.now(UTC).isoformat() if rescore else None  # rows stored since: this grid's own
     results: dict[tuple[str, str], dict] = {}
     counts = {"ok": 0, "failed": 0, "skipped": 0, "unstored": 0}
     with progress_bar(total=len(pairs), desc="grid", unit="pair", disable=None if progress is None else not progress,
@@ -191,8 +200,8 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
             from distributed import as_completed
 
             annotate = _workers_declare_memory(client)
-            futures = [client.submit(score_task, domain, model, benchmark, url, rescore, pure=False,
-                                     retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
+            futures = [client.submit(score_task, domain, model, benchmark, url, rescore, rescored_since=started,
+                                     pure=False, retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
                                      resources=_memory_resource(domain, model, benchmark) if annotate else None)
                        for model, benchmark in pairs]
             for future in as_completed(futures):

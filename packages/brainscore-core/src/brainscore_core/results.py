@@ -228,8 +228,12 @@ class ResultStore:
             raise _store_error(self, "write to", error) from error
 
     def find(self, *, model_identifier: str, benchmark_identifier: str, benchmark_version: int,
-             model_digest: str | None) -> dict[str, Any] | None:
-        """The newest successful row for this model content and benchmark version, or None (grids resume)."""
+             model_digest: str | None, since: datetime | None = None) -> dict[str, Any] | None:
+        """The newest successful row for this model content and benchmark version, or None (grids resume).
+
+        ``since`` keeps only rows stored at or after that time (a rescoring grid's retried task finds the row its
+        killed first attempt wrote).
+        """
         query = (sa.select(scores_table).where(scores_table.c.model_identifier == model_identifier)
                  .where(scores_table.c.benchmark_identifier == benchmark_identifier)
                  .where(scores_table.c.benchmark_version == int(benchmark_version))
@@ -237,6 +241,8 @@ class ResultStore:
                  .order_by(scores_table.c.id.desc()))
         query = query.where(scores_table.c.model_digest.is_(None) if model_digest is None
                             else scores_table.c.model_digest == model_digest)
+        if since is not None:
+            query = query.where(scores_table.c.timestamp >= since)
         try:
             with self.engine.connect() as connection:
                 found = connection.execute(query).first()

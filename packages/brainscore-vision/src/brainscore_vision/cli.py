@@ -130,16 +130,16 @@ def _client(args):
     if args.workers is not None and args.scheduler is not None:
         raise CommandError("give --workers or --scheduler, not both", EXIT_USAGE)
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
+
+        from brainscore_core.local_cluster import start_local_cluster
     except ImportError:
         raise CommandError("--workers / --scheduler need Dask: pip install -c constraints.txt "
                            "'./packages/brainscore-core[dask]' (from the repository root)", EXIT_USAGE) from None
     if args.scheduler is not None:
         client = Client(args.scheduler)
         return client, [client]
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           host="127.0.0.1")
-    client = Client(cluster)
+    client, cluster = start_local_cluster(args.workers)  # workers die with this process, CPU time bounded
     return client, [client, cluster]
 
 
@@ -333,12 +333,18 @@ def _data(args) -> int:
 
 
 def _report(args) -> int:
+    import warnings
+
     from brainscore_vision.report import build_report
 
     try:
-        path = build_report(args.out, results_url=args.results_url)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            path = build_report(args.out, results_url=args.results_url)
     except Exception as error:
         raise _translate(error, "report") from error
+    for warning in caught:  # one plain line each (skipped malformed rows, ...)
+        print(f"brainscore report: {warning.message}", file=sys.stderr)
     print(f"report written to {path or args.out}")
     return 0
 

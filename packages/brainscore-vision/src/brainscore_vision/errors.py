@@ -12,7 +12,8 @@ from brainscore_core.errors import BrainScoreError
 
 __all__ = [
     "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "GratingLayoutError",
-    "MissingRawDataError", "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
+    "MalformedRowWarning", "MissingRawDataError", "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning",
+    "PublicDataUnavailableError",
     "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
     "UnitSelectionError", "UnknownPropertyError", "VisionError",
 ]
@@ -96,6 +97,11 @@ class ReportDirectoryError(VisionError, ValueError):
 # -- warnings ---------------------------------------------------------------------------------------------------
 class DataRepairWarning(UserWarning):
     """A damaged local data store (manifest or packaged file) is being packaged again from the raw data."""
+
+
+class MalformedRowWarning(UserWarning):
+    """A results-store row the report cannot use (a timestamp that is not a time, no model or benchmark); the row
+    is named and skipped."""
 
 
 class PackagingDriftWarning(UserWarning):

@@ -6,8 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
-from .._files import atomic_path
 from ..errors import StoreKeyError
+from ..files import atomic_path, target_lock
 
 __all__ = ["LocalStore"]
 
@@ -42,7 +42,9 @@ class LocalStore:
         shutil.copyfile(source, target)
 
     def upload(self, source: Path, key: str) -> None:
-        """Copy ``source`` into the store as ``key`` (atomically)."""
-        with atomic_path(self._path(key)) as temp:
+        """Copy ``source`` into the store as ``key`` (atomically, under the key's lock, which removes the temporaries
+        an upload killed earlier left for it)."""
+        target = self._path(key)
+        with target_lock(target), atomic_path(target) as temp:
             shutil.copyfile(source, temp)
         return None

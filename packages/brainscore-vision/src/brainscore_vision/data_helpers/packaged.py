@@ -12,7 +12,8 @@ Integrity: the sha1 of every raw input file is recorded in the plugin and checke
 changed file is an error naming it); the sha1s of the packaged files are written to the store's
 ``manifest.json`` and every load checks the file against them. The store heals itself: a damaged
 ``manifest.json``, or a packaged file that fails its sha1 or is missing, is packaged again from the raw data
-(once, under the store's lock, with a :class:`DataRepairWarning`). The stimulus CSV and ZIP files are
+(once, under the store's lock, with a :class:`DataRepairWarning`). Packaging runs under the store's lock, so the
+temporaries (``.*.part``) that a killed packaging left in the store folder are removed before it starts. The stimulus CSV and ZIP files are
 written by pure Python, byte-for-byte deterministic: where the plugin records their sha1s too, a
 difference means the packaging code changed and is reported as a :class:`PackagingDriftWarning` naming
 the file. The bytes of a netCDF assembly file also depend on the HDF5/h5py/h5netcdf versions, so the
@@ -198,7 +199,16 @@ class PackagedData:
                     "data changed; restore the file or update the plugin (and its packaging_version)")
         return raw
 
+    def _remove_temporaries(self) -> None:
+        """Every ``.*.part`` file or folder in the store: called under the store's lock, which every packaging of the
+        store holds, so they were left by a killed run."""
+        from brainio.files import remove_path
+
+        for leftover in self.directory.glob(".*.part"):
+            remove_path(leftover)
+
     def _package(self) -> dict[str, Any]:
+        self._remove_temporaries()
         raw = self.check_raw_data()
         manifest = dict(self.package(raw, self.directory))
         self._compare_with_recorded(manifest)
@@ -288,7 +298,8 @@ def _bucket() -> str:
 
 
 def _write_json_atomically(path: Path, content: Mapping[str, Any]) -> None:
-    from brainio.files import atomic_write
+    from brainio.files import atomic_write, target_lock
 
-    atomic_write(path, lambda temporary: temporary.write_text(json.dumps(content, indent=2, sort_keys=True)),
-                 durable=True)  # the store's manifest: flushed before it replaces the old one
+    with target_lock(path):
+        atomic_write(path, lambda temporary: temporary.write_text(json.dumps(content, indent=2, sort_keys=True)),
+                     durable=True)  # the store's manifest: flushed before it replaces the old one

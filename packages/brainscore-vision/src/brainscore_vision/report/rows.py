@@ -3,7 +3,9 @@
 The report reads the rows of :class:`brainscore_core.results.ResultStore` (a list of dicts) and turns
 each one into an :class:`Entry`. Nothing here renders; nothing here fails on odd values: numbers that
 cannot be read become ``None``, JSON fields that cannot be parsed become ``{}`` and are listed in
-``Entry.problems`` so that a page can say why something is missing.
+``Entry.problems`` so that a page can say why something is missing. A row the report cannot place at all (a
+timestamp that is not a time, no model or benchmark identifier) is named and skipped
+(:func:`split_malformed_rows`); :func:`load_rows` reads timestamps as stored, so one bad row cannot stop the read.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 __all__ = ["Entry", "entries_from_rows", "entry_from_row", "latest_entries", "load_rows", "recency_key",
-           "version_key"]
+           "split_malformed_rows", "version_key"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,10 @@ class Entry:
 
 
 def load_rows(results_url: str | None = None) -> list[dict]:
-    """Read every row of the results store at ``results_url``.
+    """Read every score row (status ``ok`` or none) of the results store at ``results_url``, oldest first.
+
+    Unlike ``ResultStore.rows()``, timestamps come back as stored (a ``datetime``, or SQLite's text, which may be
+    anything): :func:`split_malformed_rows` parses them and names the rows it cannot use.
 
     Parameters
     ----------
@@ -55,17 +61,63 @@ def load_rows(results_url: str | None = None) -> list[dict]:
     Returns
     -------
     list of dict
-        The store's rows, one dict per stored score.
+        The store's rows, one dict per stored score, keys as ``ResultStore.rows()``.
     """
-    from brainscore_core.results import ResultStore
+    import sqlalchemy as sa
+
+    from brainscore_core.results import ResultStore, ResultStoreError, scores_table
 
     store = ResultStore(url=results_url, read_only=True)  # reading never creates a store
     try:
-        return list(store.rows())
+        present = {column["name"] for column in sa.inspect(store.engine).get_columns(scores_table.name)}
+        columns = [sa.type_coerce(column, sa.String).label(column.name) if isinstance(column.type, sa.DateTime)
+                   else column for column in scores_table.c if column.name in present]
+        query = sa.select(*columns).order_by(scores_table.c.id)
+        if "status" in present:
+            query = query.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
+        with store.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(query)]
+    except sa.exc.SQLAlchemyError as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ResultStoreError(f"cannot read the results store {store!r}: {type(error).__name__}: {first}") from error
     finally:
-        dispose = getattr(store, "dispose", None)
-        if callable(dispose):
-            dispose()
+        store.dispose()
+
+
+def _timestamp(value: Any) -> str:
+    """ISO 8601 text in UTC, as ``ResultStore.rows()`` gives it; ``ValueError`` when ``value`` is not a time."""
+    if value is None:
+        raise ValueError("the timestamp is missing")
+    try:
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"timestamp {value!r} is not an ISO 8601 time") from None
+    if moment.tzinfo is None:  # SQLite keeps no time zone; the store always writes UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
+def split_malformed_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[list[dict], list[str]]:
+    """The rows the report can use, timestamps as ISO 8601 UTC text, and one line per row it cannot.
+
+    A row is malformed when its timestamp is not a time (``'yesterday'``) or it lacks a model or benchmark
+    identifier; each line names the row's id, model and benchmark and why, e.g.
+    ``"row 17 (pixels on Kiani2007.mIT-rdm): timestamp 'yesterday' is not an ISO 8601 time"``.
+    """
+    kept, skipped = [], []
+    for row in rows:
+        row = dict(row)
+        model, benchmark = row.get("model_identifier"), row.get("benchmark_identifier")
+        try:
+            for name, value in (("model_identifier", model), ("benchmark_identifier", benchmark)):
+                if not isinstance(value, str) or not value.strip():
+                    raise ValueError(f"{name} {value!r} is not an identifier")
+            row["timestamp"] = _timestamp(row.get("timestamp"))
+        except ValueError as problem:
+            skipped.append(f"row {row.get('id')!r} ({model} on {benchmark}): {problem}")
+            continue
+        kept.append(row)
+    return kept, skipped
 
 
 def _number(value: Any) -> float | None:

@@ -6,12 +6,13 @@ import datetime as _dt
 import os
 import shutil
 import tempfile
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from brainio.files import apply_umask
-from brainscore_vision.errors import ReportDirectoryError
+from brainscore_vision.errors import MalformedRowWarning, ReportDirectoryError
 
 from .assets import CSS, JS
 from .benchmark_page import benchmark_body
@@ -19,7 +20,7 @@ from .facts import InstalledBenchmarks
 from .layout import page
 from .leaderboard import leaderboard_body
 from .model_page import model_body
-from .rows import entries_from_rows, load_rows
+from .rows import entries_from_rows, load_rows, split_malformed_rows
 from .summary import summarize
 from .text import slug
 
@@ -60,11 +61,14 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _render(build: Path, rows: Iterable[Mapping[str, Any]], store_label: str, use_plugins: bool) -> None:
+def _render(build: Path, rows: Iterable[Mapping[str, Any]], store_label: str, use_plugins: bool,
+            skipped: int = 0) -> None:
     installed = InstalledBenchmarks(enabled=use_plugins)
     summary = summarize(entries_from_rows(rows), parent_of=installed.parent)
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     footer = f"Built by brainscore report on {stamp} from {store_label}."
+    if skipped:
+        footer += f" {skipped} malformed row{'s' if skipped != 1 else ''} skipped (see the build's warnings)."
     for folder in ("assets", "img", "benchmarks", "models"):
         (build / folder).mkdir()
     _write(build / "assets" / "report.css", CSS)
@@ -118,17 +122,30 @@ def build_report(
     ------
     ReportDirectoryError
         If ``out_dir`` exists and is a file, a symlink, or a non-empty folder without the report marker.
+
+    Warns
+    -----
+    MalformedRowWarning
+        One per row that cannot be used (a timestamp that is not a time, no model or benchmark), naming it, and
+        one saying how many were skipped; the site's footer says it too.
     """
     out_dir = Path(out_dir).expanduser().absolute()
     _check_target(out_dir)
     if rows is None:
         rows = load_rows(results_url)
+    rows = list(rows)
+    rows, skipped = split_malformed_rows(rows)
+    for line in skipped:
+        warnings.warn(f"{line}; skipped", MalformedRowWarning, stacklevel=2)
+    if skipped:
+        warnings.warn(f"skipped {len(skipped)} malformed row{'s' if len(skipped) != 1 else ''} of "
+                      f"{len(rows) + len(skipped)}", MalformedRowWarning, stacklevel=2)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
     apply_umask(build, directory=True)
     try:
         build.chmod(0o755)
-        _render(build, rows, _store_label(results_url), use_plugins)
+        _render(build, rows, _store_label(results_url), use_plugins, skipped=len(skipped))
         if out_dir.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
             os.replace(out_dir, retired / "site")

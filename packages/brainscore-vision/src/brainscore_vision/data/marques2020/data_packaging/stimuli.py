@@ -107,12 +107,13 @@ def build_stimulus_set(raw_directory: Path, name: str, image_directory: Path) ->
 def package_set(name: str, raw_directory: Path, store_directory: Path) -> Mapping[str, Any]:
     """Render and package set ``name`` (CSV + ZIP) into ``store_directory``; returns its manifest.
 
-    The PNG files are rendered into a temporary folder inside ``store_directory`` and removed afterwards.
+    The PNG files are rendered into a temporary folder inside ``store_directory`` (``.render-<name>-*.part``: a
+    killed run's folder is removed by the next packaging of the store, under its lock) and removed afterwards.
     """
     store_directory = Path(store_directory)
     store_directory.mkdir(parents=True, exist_ok=True)
     manifest = empty_manifest()
-    with tempfile.TemporaryDirectory(dir=store_directory, prefix=f".render-{name}-") as images:
+    with tempfile.TemporaryDirectory(dir=store_directory, prefix=f".render-{name}-", suffix=".part") as images:
         stimulus_set = build_stimulus_set(raw_directory, name, Path(images))
         add_stimulus_set(manifest, stimulus_set, stimulus_set_identifier(name), store_directory)
     return manifest
