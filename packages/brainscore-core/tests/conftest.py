@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -49,48 +50,18 @@ def world(tmp_path, monkeypatch):
     return make_world(tmp_path, monkeypatch)
 
 
-def _postgres_bin() -> Path | None:
-    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: [
-        int(part) if part.isdigit() else part for part in p.parent.name.split(".")])
-    return candidates[-1] if candidates and (candidates[-1] / "initdb").exists() else None
-
-
 @pytest.fixture(scope="session")
 def postgres_server():
-    """A real PostgreSQL server on a random free port (initdb + pg_ctl as user postgres); yields its
-    base URL ``postgresql+psycopg://postgres@127.0.0.1:PORT``; stopped in teardown."""
-    import shutil
-    import socket
-    import subprocess
-    import tempfile
+    """A real PostgreSQL server on a random free port (:func:`brainscore_core.postgres_testing.temporary_postgres_server`);
+    yields its base URL ``postgresql+psycopg://postgres@127.0.0.1:PORT``; stopped in teardown."""
+    from brainscore_core.postgres_testing import PostgresUnavailableError, temporary_postgres_server
 
-    pg_bin = _postgres_bin()
-    if pg_bin is None:
-        skip_or_fail("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        skip_or_fail("psycopg is not installed (extra brainscore-core[postgres])")
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    directory = Path(tempfile.mkdtemp(prefix="brainscore-pg-"))
-    if as_postgres:
-        shutil.chown(directory, "postgres", "postgres")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    data = directory / "data"
-    subprocess.run([*as_postgres, str(pg_bin / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
-                    "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"], check=True, capture_output=True,
-                   cwd=directory)
-    subprocess.run([*as_postgres, str(pg_bin / "pg_ctl"), "-D", str(data), "-l", str(directory / "pg.log"),
-                    "-w", "-o", f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off",
-                    "start"], check=True, capture_output=True, cwd=directory)
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
-    finally:
-        subprocess.run([*as_postgres, str(pg_bin / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"],
-                       capture_output=True, cwd=directory)
-        shutil.rmtree(directory, ignore_errors=True)
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(temporary_postgres_server())
+        except PostgresUnavailableError as error:
+            skip_or_fail(str(error))
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -98,14 +69,6 @@ def results_url(request, tmp_path):
     """A fresh, empty database: a SQLite file, or a new database on the PostgreSQL server."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'results.sqlite'}"
-    import uuid
+    from brainscore_core.postgres_testing import new_postgres_database
 
-    import sqlalchemy as sa
-
-    base = request.getfixturevalue("postgres_server")
-    name = f"test_{uuid.uuid4().hex[:12]}"
-    engine = sa.create_engine(f"{base}/postgres", isolation_level="AUTOCOMMIT")
-    with engine.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    engine.dispose()
-    return f"{base}/{name}"
+    return new_postgres_database(request.getfixturevalue("postgres_server"))

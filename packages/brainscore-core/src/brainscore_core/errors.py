@@ -14,6 +14,7 @@ __all__ = [
     "InvalidPluginError",
     "NonScalarScoreError",
     "PluginLoadError",
+    "PostgresUnavailableError",
     "UnknownIdentifierError",
     "UnknownKindError",
 ]
@@ -95,6 +96,11 @@ class PluginLoadError(BrainScoreError, ImportError):
 
 class NonScalarScoreError(BrainScoreError, ValueError):
     """A score with more than one value was given where a single number is needed."""
+
+
+class PostgresUnavailableError(BrainScoreError, RuntimeError):
+    """No PostgreSQL server binaries, or no psycopg driver, for a test server: the message says which and how to
+    get it (:mod:`brainscore_core.postgres_testing`)."""
 
 
 def _describe(source: object) -> str:

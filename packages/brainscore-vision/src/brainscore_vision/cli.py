@@ -6,7 +6,8 @@
     brainscore list benchmarks
     brainscore ceiling Kriegeskorte2008.hIT-rdm
     brainscore data prepare Cowley2023
-    brainscore report --out site/
+    brainscore report --out ~/brainscore-report
+    brainscore results list | delete | export | import
 
 Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches), 3 when
 raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when scoring failed.
@@ -18,11 +19,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from brainscore_vision.errors import EXIT_FAILED, CommandError
+from brainscore_vision._cli_results import add_results_commands, run_results_command
+from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
 
-__all__ = ["main"]
+__all__ = ["EXIT_FAILED", "EXIT_MISSING_DATA", "EXIT_USAGE", "main"]
 
-EXIT_USAGE, EXIT_MISSING_DATA = 2, 3  # EXIT_FAILED (1) lives beside CommandError
 LIST_KINDS = {"benchmarks": "benchmark", "models": "model", "metrics": "metric", "ceilings": "ceiling",
               "data": "data", "stimulus_sets": "stimulus_set"}
 
@@ -68,12 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     prepare = data_commands.add_parser("prepare", help="package (if needed) and load a data set / stimulus set")
     prepare.add_argument("identifier")
 
-    results = commands.add_parser("results", help="results store commands")
-    results_commands = results.add_subparsers(dest="results_command", required=True)
-    importing = results_commands.add_parser(
-        "import", help="load the rows of a side file (written when the store refused them) into the store")
-    importing.add_argument("file", help="a brainscore-unstored-*.jsonl file")
-    importing.add_argument("--results-url", default=None, help="SQLAlchemy URL of the results store")
+    add_results_commands(commands)
 
     report = commands.add_parser("report", help="write the static HTML report of the stored results")
     report.add_argument("--out", default="brainscore-report", help="output folder (default: brainscore-report)")
@@ -85,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args = build_parser().parse_args(argv)
     handlers = {"score": _score, "list": _list, "ceiling": _ceiling, "data": _data, "report": _report,
-                "results": _results}
+                "results": run_results_command}
     try:
         status = handlers[args.command](args)
     except CommandError as error:
@@ -246,33 +242,6 @@ def _translate_result(result: dict) -> CommandError:
     if result.get("error_type") in ("MissingRawDataError", "DataIntegrityError"):
         return CommandError(f"{what}: {result['error_message']}", EXIT_MISSING_DATA)
     return CommandError(f"{what} failed: {result['error_type']}: {result['error_message']}", EXIT_FAILED)
-
-
-def _results(args) -> int:
-    from pathlib import Path
-
-    from brainscore_core.result_rows import row_from_json
-    from brainscore_core.results import ResultStore, ResultStoreError
-
-    path = Path(args.file)
-    if not path.is_file():
-        raise CommandError(f"no side file at {path}", EXIT_USAGE)
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.strip():
-            try:
-                rows.append(row_from_json(line))
-            except ValueError as error:
-                raise CommandError(f"{path} line {number}: {error}", EXIT_USAGE) from error
-    store = ResultStore(args.results_url)
-    try:
-        store.check()
-        for row in rows:
-            store.insert(row)
-    except ResultStoreError as error:
-        raise CommandError(str(error), EXIT_FAILED) from error
-    print(f"imported {len(rows)} row(s) from {path} into {store.url}")
-    return 0
 
 
 def _list(args) -> int:
