@@ -134,7 +134,8 @@ def test_dry_run_lists_the_pairs(tmp_path, capsys):
     assert main(["score", "--model", "pixels", "--benchmark", BENCHMARKS[0], "--benchmark", BENCHMARKS[1],
                  "--results-url", url, "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert f"pixels on {BENCHMARKS[0]}: skip (stored)" in out and f"pixels on {BENCHMARKS[1]}: score" in out
+    assert f"pixels on {BENCHMARKS[0]} (v1): stored: skipped unless the model's weights changed" in out
+    assert f"pixels on {BENCHMARKS[1]} (v1): score" in out
     assert len(ResultStore(url).rows()) == 1
 
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from brainscore_core.grid_events import new_topic, report_stage, worker_reporting
 from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
@@ -51,18 +52,28 @@ def _result(model: str, benchmark: str, status: str, row: dict | None = None, el
 
 
 def score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
-               rescore: bool = False, budget_bytes: int | None = None) -> dict[str, Any]:
+               rescore: bool = False, budget_bytes: int | None = None, events: str | None = None) -> dict[str, Any]:
     """One pair, start to end, in whatever process runs it; returns a plain dict (see :data:`COLUMNS`).
 
     Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised, or the pair's memory
     estimate exceeds the budget: the failure is stored), ``'skipped'`` (already stored), ``'unstored'``
     (scored, but the store refused the row: it is in ``side_file``). ``budget_bytes`` default: this worker's
-    memory limit, else the machine's memory (:func:`~brainscore_core.memory_plan.memory_budget`).
+    memory limit, else the machine's memory (:func:`~brainscore_core.memory_plan.memory_budget`). ``events``: the
+    Dask event topic of the run; on a worker, the pair's start, progress bars and notices go there
+    (:mod:`brainscore_core.grid_events`).
     """
+    with worker_reporting(events, model_identifier, benchmark_identifier):
+        return _score_task(domain, model_identifier, benchmark_identifier, store_url, rescore, budget_bytes)
+
+
+def _score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
+                rescore: bool, budget_bytes: int | None) -> dict[str, Any]:
     start = time.perf_counter()
     store = ResultStore(store_url) if store_url is not None else None
     try:
+        report_stage("loading the benchmark")
         benchmark = _load(domain, "benchmark", benchmark_identifier)
+        report_stage("loading the model")
         model = _load(domain, "model", model_identifier)
         digest = model_digest(model)
     except Exception as error:
@@ -77,6 +88,7 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
         if found is not None:
             return _result(model_identifier, benchmark_identifier, "skipped", found, elapsed=0.0)
     try:
+        report_stage("estimating memory (loads the benchmark's data)")
         estimate = estimate_pair(model, benchmark)  # may load the benchmark's data: a failure is the pair's
     except Exception as error:
         row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
@@ -91,6 +103,7 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
                           benchmark_version=version, elapsed_s=time.perf_counter() - start, model_digest=digest)
         return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
     provenance = {"memory_estimate": estimate.as_dict()} if estimate is not None else None
+    report_stage("scoring")
     _, row, error = run_pair(model, benchmark, model_identifier=model_identifier,
                              benchmark_identifier=benchmark_identifier, digest=digest, provenance=provenance)
     return _store(store, row, _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row))
@@ -134,7 +147,8 @@ def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[s
 
 def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = None, *, domain: str,
                store: Any = True, rescore: bool = False, retries: int = 2,
-               on_result: Callable[[dict[str, Any]], None] | None = None, progress: bool | None = None):
+               on_result: Callable[[dict[str, Any]], None] | None = None, progress: bool | None = None,
+               on_event: Callable[[dict[str, Any]], None] | None = None):
     """Score every model on every benchmark; returns a pandas DataFrame with one row per pair.
 
     Parameters
@@ -158,6 +172,9 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         Called with each pair's result dict as it completes (the CLI prints rows as they come).
     progress : bool, optional
         One overall bar (done / failed / skipped / running); default shown unless ``$BRAINSCORE_PROGRESS=0``.
+    on_event : callable, optional
+        With a client: called with each event of a running pair (started, its progress bars, its notices; see
+        :mod:`brainscore_core.grid_events`) as the workers send them. The workers' own bars then draw nothing.
 
     Returns
     -------
@@ -190,13 +207,20 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         else:
             from distributed import as_completed
 
-            annotate = _workers_declare_memory(client)
-            futures = [client.submit(score_task, domain, model, benchmark, url, rescore, pure=False,
-                                     retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
-                                     resources=_memory_resource(domain, model, benchmark) if annotate else None)
-                       for model, benchmark in pairs]
-            for future in as_completed(futures):
-                record(future.result())
+            topic = new_topic() if on_event is not None else None
+            if topic is not None:
+                client.subscribe_topic(topic, lambda event: on_event(event[1]))
+            try:
+                annotate = _workers_declare_memory(client)
+                futures = [client.submit(score_task, domain, model, benchmark, url, rescore, None, topic, pure=False,
+                                         retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
+                                         resources=_memory_resource(domain, model, benchmark) if annotate else None)
+                           for model, benchmark in pairs]
+                for future in as_completed(futures):
+                    record(future.result())
+            finally:
+                if topic is not None:
+                    client.unsubscribe_topic(topic)
     frame = pd.DataFrame([{column: results[pair][column] for column in COLUMNS} for pair in pairs],
                          columns=list(COLUMNS))
     frame.attrs["rows"] = [results[pair]["row"] for pair in pairs]

@@ -18,7 +18,6 @@ import sqlalchemy as sa
 
 from brainscore_core._files import brainscore_home
 from brainscore_core.errors import BrainScoreError
-from brainscore_core.result_rows import score_row
 
 __all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
            "scores_table"]
@@ -237,6 +236,9 @@ class ResultStore:
         ResultStoreError
             The store cannot be written (locked beyond the busy timeout, damaged, unreachable).
         """
+        # imported here: reading, listing and deleting rows need no numpy or xarray
+        from brainscore_core.result_rows import score_row
+
         return self.insert(score_row(score, model_identifier=model_identifier,
                                      benchmark_identifier=benchmark_identifier, benchmark_version=benchmark_version,
                                      comment=comment, provenance=provenance, benchmark_parent=benchmark_parent,

@@ -16,9 +16,11 @@ raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 
+from brainscore_vision._cli_cluster import close_quietly, open_client, print_line
 from brainscore_vision._cli_results import add_results_commands, run_results_command
 from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
 
@@ -56,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score pairs again although the store holds them (same model content and benchmark "
                             "version); by default they are skipped, so an interrupted grid resumes")
     score.add_argument("--dry-run", action="store_true",
-                       help="print the pairs and which of them would be skipped, then exit")
+                       help="print the pairs, which of them the store holds and which models need weights first, "
+                            "then exit (builds no model, downloads nothing)")
 
     listing = commands.add_parser("list", help="list registered identifiers")
     listing.add_argument("kind", choices=sorted(LIST_KINDS))
@@ -90,6 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("brainscore: interrupted", file=sys.stderr)
         status = 130
+    if argv is None:  # the console script: the process ends next
+        # a scoring process holds millions of objects (torch, scikit-learn, data); the interpreter's final garbage
+        # collections walked them all for 1-2 s after the last line. Frozen, they are skipped (still freed).
+        gc.freeze()
     return status
 
 
@@ -119,94 +126,55 @@ def _translate(error: BaseException, what: str) -> CommandError:
 
 
 # -- commands ---------------------------------------------------------------------------------------
-def _client(args):
-    """The Dask client of ``--workers`` / ``--scheduler`` (None: in this process), with what closes it."""
-    if args.workers is None and args.scheduler is None:
-        return None, []
-    if args.workers is not None and args.scheduler is not None:
-        raise CommandError("give --workers or --scheduler, not both", EXIT_USAGE)
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise CommandError("--workers / --scheduler need Dask: pip install -c constraints.txt "
-                           "'./packages/brainscore-core[dask]' (from the repository root)", EXIT_USAGE) from None
-    if args.scheduler is not None:
-        client = Client(args.scheduler)
-        return client, [client]
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           host="127.0.0.1")
-    client = Client(cluster)
-    return client, [client, cluster]
-
-
-def _dry_run(args, store) -> int:
-    """The plan: every pair, whether the store holds it, and its memory estimate against this machine's budget."""
-    import brainscore_vision
-    from brainscore_core.grid import plan_pairs
-    from brainscore_core.memory_plan import estimate_pair, format_bytes, memory_budget
-    from brainscore_core.scoring import model_digest
-
-    pairs = plan_pairs(args.models, args.benchmarks)
-    budget = memory_budget()
-    print(f"{len(pairs)} pair(s); stored pairs are skipped unless --rescore; memory budget here "
-          f"{format_bytes(budget) if budget else 'unknown'}")
-    models, benchmarks = {}, {}
-    for model_identifier, benchmark_identifier in pairs:
-        if benchmark_identifier not in benchmarks:
-            benchmarks[benchmark_identifier] = brainscore_vision.load_benchmark(benchmark_identifier)
-        if model_identifier not in models:
-            models[model_identifier] = brainscore_vision.load_model(model_identifier)
-        model, benchmark = models[model_identifier], benchmarks[benchmark_identifier]
-        state = "score"
-        if store is not None and not args.rescore:
-            version = getattr(benchmark, "version", None)
-            found = store.find(model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
-                               benchmark_version=1 if version is None else version, model_digest=model_digest(model))
-            state = "skip (stored)" if found is not None else "score"
-        estimate = estimate_pair(model, benchmark)
-        if estimate is None:
-            memory = "memory: no estimate (the model or benchmark gives no shapes)"
-        else:
-            refused = budget is not None and estimate.peak_bytes > budget
-            memory = estimate.describe() + (" -> REFUSED: above the budget" if refused else "")
-        print(f"  {model_identifier} on {benchmark_identifier}: {state}; {memory}")
-    return 0
-
-
 def _score(args) -> int:
+    _check_identifiers("model", args.models)
+    _check_identifiers("benchmark", args.benchmarks)
+    pairs = len(args.models) * len(args.benchmarks)
+    shape = f"{pairs} pair(s): {len(args.models)} model(s) x {len(args.benchmarks)} benchmark(s)"
+    if args.dry_run:  # the first line comes before the heavy imports (scoring, xarray, the store)
+        print(f"dry run of {shape}; no model is built, nothing is downloaded or scored", flush=True)
+    else:
+        print_line(f"scoring {shape}")
     from brainscore_core.grid import score_many
+    from brainscore_core.grid_events import describe_event
     from brainscore_core.results import ResultStoreError
     from brainscore_core.scoring import open_store
     from brainscore_vision._cli_rows import format_table, table_row
 
-    _check_identifiers("model", args.models)
-    _check_identifiers("benchmark", args.benchmarks)
     try:  # before any scoring: a locked or damaged store fails now, not after the work
         store = open_store(False if args.no_store else (args.results_url or True))
     except ResultStoreError as error:
         raise CommandError(str(error), EXIT_FAILED) from error
     if args.dry_run:
-        return _dry_run(args, store)
-    client, closers = _client(args)
+        from brainscore_vision._cli_plan import dry_run
+
+        return dry_run(args, store)
+    print_line(f"rows go to {store.url}; stored pairs are skipped (--rescore scores them again)" if store is not None
+               else "rows are not stored (--no-store)")
+    client, closers = open_client(args.workers, args.scheduler, print_line)
     rows, problems = [], []
 
     def show(result: dict) -> None:  # rows as they come
         if result["status"] in ("ok", "skipped", "unstored"):
             row = table_row(result)
             rows.append(row)
-            _print_above_bar(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled "
-                             f"({result['status']})")
+            print_line(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled ({result['status']})")
         if result["status"] == "failed":
             problems.append(_translate_result(result))
-            _print_above_bar(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
-                             f"{result['error_message']}")
+            print_line(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
+                       f"{result['error_message']}")
+
+    def show_event(event: dict) -> None:  # what the workers report while a pair runs
+        line = describe_event(event)
+        if line:
+            print_line(line)
 
     try:
         frame = score_many(args.models, args.benchmarks, client, domain="brainscore_vision",
-                           store=store if store is not None else False, rescore=args.rescore, on_result=show)
+                           store=store if store is not None else False, rescore=args.rescore, on_result=show,
+                           on_event=show_event if client is not None else None)
     finally:
-        for closer in closers:
-            closer.close()
+        close_quietly(closers)
     if rows:
         print(format_table(rows))
     counts = frame["status"].value_counts().to_dict()
@@ -227,13 +195,6 @@ def _score(args) -> int:
         print(f"brainscore score: {summary}", file=sys.stderr)
         return EXIT_FAILED
     return 0
-
-
-def _print_above_bar(line: str) -> None:
-    """One result line on stderr as soon as the pair is done (above the progress bar; the table goes to stdout)."""
-    from tqdm import tqdm
-
-    tqdm.write(line, file=sys.stderr)
 
 
 def _translate_result(result: dict) -> CommandError:
