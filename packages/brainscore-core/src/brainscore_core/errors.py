@@ -12,6 +12,7 @@ __all__ = [
     "BrainScoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
+    "ModelDigestChangedWarning",
     "NonScalarScoreError",
     "PluginLoadError",
     "PostgresUnavailableError",
@@ -96,6 +97,12 @@ class PluginLoadError(BrainScoreError, ImportError):
 
 class NonScalarScoreError(BrainScoreError, ValueError):
     """A score with more than one value was given where a single number is needed."""
+
+
+class ModelDigestChangedWarning(UserWarning):
+    """A model identifier now has other content (weights, preprocessing) than when it was last loaded or stored:
+    typically an unseeded network that gets new random weights in every process. Scores of the two are not
+    comparable, and stored pairs of the old content are scored again."""
 
 
 class PostgresUnavailableError(BrainScoreError, RuntimeError):

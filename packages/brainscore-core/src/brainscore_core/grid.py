@@ -15,14 +15,23 @@ from __future__ import annotations
 
 import importlib
 import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from brainscore_core.errors import ModelDigestChangedWarning
 from brainscore_core.grid_events import new_topic, report_stage, worker_reporting
 from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
-from brainscore_core.scoring import model_digest, open_store, run_pair, side_file_for, write_side_file
+from brainscore_core.scoring import (
+    digest_change,
+    model_digest,
+    open_store,
+    run_pair,
+    side_file_for,
+    write_side_file,
+)
 
 __all__ = ["COLUMNS", "plan_pairs", "score_many", "score_task"]
 
@@ -76,6 +85,7 @@ def _score_task(domain: str, model_identifier: str, benchmark_identifier: str, s
         report_stage("loading the model")
         model = _load(domain, "model", model_identifier)
         digest = model_digest(model)
+        changed = digest_change(model_identifier, digest, store)
     except Exception as error:
         row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
                           elapsed_s=time.perf_counter() - start)
@@ -106,7 +116,9 @@ def _score_task(domain: str, model_identifier: str, benchmark_identifier: str, s
     report_stage("scoring")
     _, row, error = run_pair(model, benchmark, model_identifier=model_identifier,
                              benchmark_identifier=benchmark_identifier, digest=digest, provenance=provenance)
-    return _store(store, row, _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row))
+    result = _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row)
+    result["digest_changed"] = changed
+    return _store(store, row, result)
 
 
 def _store(store: ResultStore | None, row: dict, result: dict) -> dict:
@@ -179,6 +191,12 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
     Returns
     -------
     pandas.DataFrame with :data:`COLUMNS`, in the order of :func:`plan_pairs`.
+
+    Warns
+    -----
+    ModelDigestChangedWarning
+        Once per model whose content digest differs from its previous load or its newest stored row
+        (:func:`~brainscore_core.scoring.digest_change`: e.g. an unseeded network).
     """
     import pandas as pd
 
@@ -189,10 +207,14 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
     url = opened.url if opened is not None else None
     results: dict[tuple[str, str], dict] = {}
     counts = {"ok": 0, "failed": 0, "skipped": 0, "unstored": 0}
+    warned: set[str] = set()
     with progress_bar(total=len(pairs), desc="grid", unit="pair", disable=None if progress is None else not progress,
                       delay=0) as bar:
         def record(result: dict) -> None:
             results[(result["model"], result["benchmark"])] = result
+            if result.get("digest_changed") and result["model"] not in warned:  # once per model, in this process
+                warned.add(result["model"])
+                warnings.warn(result["digest_changed"], ModelDigestChangedWarning, stacklevel=3)
             counts[result["status"]] += 1
             running = len(pairs) - len(results) if client is not None else min(1, len(pairs) - len(results))
             bar.set_postfix_str(f"done {counts['ok']} failed {counts['failed']} skipped {counts['skipped']} "

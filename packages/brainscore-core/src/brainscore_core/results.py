@@ -339,6 +339,16 @@ class ResultStore:
         except sa.exc.SQLAlchemyError as error:
             raise _store_error(self, "delete from", error) from error
 
+    def latest_digest(self, model_identifier: str) -> str | None:
+        """The content digest of the newest row of ``model_identifier`` that has one (any benchmark), or None."""
+        query = (sa.select(scores_table.c.model_digest).where(scores_table.c.model_identifier == model_identifier)
+                 .where(scores_table.c.model_digest.is_not(None)).order_by(scores_table.c.id.desc()).limit(1))
+        try:
+            with self.engine.connect() as connection:
+                return connection.execute(query).scalar()
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "read", error) from error
+
     def identifiers(self) -> dict[str, list[str]]:
         """The distinct stored identifiers: ``{'model': [...], 'benchmark': [...]}``, sorted (for messages)."""
         try:

@@ -6,7 +6,6 @@ cluster's workers exit in time: :mod:`brainscore_vision._dask_quick_exit`).
 from __future__ import annotations
 
 import socket
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +13,7 @@ from urllib.parse import urlsplit
 
 from brainscore_vision.errors import EXIT_USAGE, CommandError
 
-__all__ = ["CONNECT_TIMEOUT_S", "close_quietly", "open_client", "print_line"]
+__all__ = ["CONNECT_TIMEOUT_S", "close_quietly", "open_client"]
 
 CONNECT_TIMEOUT_S = 5.0
 """Seconds to wait for a scheduler's port to answer, and again for the Dask handshake."""
@@ -88,10 +87,3 @@ def close_quietly(closers: list) -> None:
     """Close the client, then the local cluster it ran on (workers exit without being killed, see QuickExit)."""
     for closer in closers:
         closer.close()
-
-
-def print_line(line: str) -> None:
-    """One line on stderr, above any progress bar (the table goes to stdout)."""
-    from tqdm import tqdm
-
-    tqdm.write(line, file=sys.stderr)

@@ -20,6 +20,7 @@ import difflib
 import sys
 from typing import Any
 
+from brainscore_vision._cli_io import confirmed
 from brainscore_vision.errors import EXIT_FAILED, EXIT_USAGE, CommandError
 
 __all__ = ["add_results_commands", "run_results_command"]
@@ -157,20 +158,12 @@ def _delete(args: argparse.Namespace) -> int:
     if not rows:
         raise CommandError(_no_match(store, args), EXIT_USAGE)
     print(format_rows(rows))
-    if not args.yes and not _confirmed(f"delete these {len(rows)} row(s) from {store.url}? [y/N] "):
+    if not args.yes and not confirmed(f"delete these {len(rows)} row(s) from {store.url}? [y/N] "):
         raise CommandError("nothing deleted (not confirmed; --yes deletes without asking)", EXIT_FAILED)
     # delete exactly the rows shown, not whatever matches by now
     deleted = ResultStore(args.results_url).delete(ids=[row["id"] for row in rows])
     print(f"deleted {deleted} row(s) from {store.url}")
     return 0
-
-
-def _confirmed(question: str) -> bool:
-    print(question, end="", file=sys.stderr, flush=True)
-    answer = sys.stdin.readline()
-    if not sys.stdin.isatty():  # a piped answer (or none) is not echoed: end the question's line
-        print(file=sys.stderr)
-    return answer.strip().lower() in ("y", "yes")
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@
     brainscore data prepare Cowley2023
     brainscore report --out ~/brainscore-report
     brainscore results list | delete | export | import
+    brainscore cache [prune --model M | --older-than 30d | --max-size 5GB]
 
 Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches), 3 when
 raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when scoring failed.
@@ -18,9 +19,12 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import warnings
 from collections.abc import Sequence
 
-from brainscore_vision._cli_cluster import close_quietly, open_client, print_line
+from brainscore_vision._cli_cache import add_cache_commands, run_cache_command
+from brainscore_vision._cli_cluster import close_quietly, open_client
+from brainscore_vision._cli_io import print_line
 from brainscore_vision._cli_results import add_results_commands, run_results_command
 from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
 
@@ -73,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     prepare.add_argument("identifier")
 
     add_results_commands(commands)
+    add_cache_commands(commands)
 
     report = commands.add_parser("report", help="write the static HTML report of the stored results")
     report.add_argument("--out", default="brainscore-report", help="output folder (default: brainscore-report)")
@@ -84,9 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args = build_parser().parse_args(argv)
     handlers = {"score": _score, "list": _list, "ceiling": _ceiling, "data": _data, "report": _report,
-                "results": run_results_command}
+                "results": run_results_command, "cache": run_cache_command}
     try:
-        status = handlers[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning(args.command)
+            status = handlers[args.command](args)
     except CommandError as error:
         print(f"brainscore {args.command}: {error}", file=sys.stderr)
         status = error.status
@@ -98,6 +105,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # collections walked them all for 1-2 s after the last line. Frozen, they are skipped (still freed).
         gc.freeze()
     return status
+
+
+def _one_line_warning(command: str):
+    """``warnings.showwarning`` for the command line: one line on stderr (no file, line number or source line)."""
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print_line(f"brainscore {command}: {category.__name__}: {message}")
+
+    return show
 
 
 # -- identifiers and errors ---------------------------------------------------------------------------
