@@ -48,3 +48,8 @@ class UnknownAssemblyClassError(BrainIOError, KeyError):
 class NetCDFReadError(BrainIOError, ValueError):
     """A file that cannot be read as an assembly (damaged, not netCDF-4/HDF5, or opening it did not end);
     the message names the file."""
+
+
+class MissingExtraError(BrainIOError, ImportError):
+    """An optional dependency is not installed; the message gives the pip command of the extra that brings it
+    (``name`` is the missing module, as for any ImportError)."""

@@ -73,6 +73,12 @@ class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
     """A read-only use of the results store found no store (or no scores table) at the URL."""
 
 
+def _driver_install(module: str | None) -> str:
+    if module and module.split(".")[0] in ("psycopg", "psycopg2"):
+        return "pip install -c constraints.txt './packages/brainscore-core[postgres]' (from the repository root)"
+    return f"pip install {module or 'the driver of this URL'}"
+
+
 def _store_error(store: ResultStore, action: str, error: BaseException) -> ResultStoreError:
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return ResultStoreError(f"cannot {action} the results store {store!r}: {type(error).__name__}: {first}")
@@ -132,6 +138,9 @@ class ResultStore:
                     self._create_table(engine)
             except ResultStoreError:
                 raise
+            except ImportError as error:  # the database's driver is an optional dependency
+                raise ResultStoreError(f"the results store {self!r} needs the database driver {error.name!r}, which "
+                                       f"is not installed: {_driver_install(error.name)}") from error
             except (sa.exc.SQLAlchemyError, OSError) as error:
                 raise _store_error(self, "open", error) from error
             self._engine = engine

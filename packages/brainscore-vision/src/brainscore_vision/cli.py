@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_cache_commands(commands)
 
     report = commands.add_parser("report", help="write the static HTML report of the stored results")
-    report.add_argument("--out", default="brainscore-report", help="output folder (default: brainscore-report)")
+    report.add_argument("--out", default=None, help="output folder (default: $BRAINSCORE_HOME/report, so that nothing "
+                                                    "is written where the command runs, e.g. into a checkout)")
     report.add_argument("--results-url", default=None, help="SQLAlchemy URL of the results store")
     return parser
 
@@ -225,18 +226,38 @@ def _list(args) -> int:
     import brainscore_vision
 
     kind = LIST_KINDS[args.kind]
-    infos = brainscore_vision.list_plugins(kind)
-    width = max((len(info.identifier) for info in infos), default=10)
     registry = brainscore_vision.domain.registry(kind)
+    everything = brainscore_vision.list_plugins(kind)
+    aliases = _aliases(registry, everything)
+    infos = [info for info in everything if not _alias_of(registry, info.identifier)]
+    names = {info.identifier: info.identifier + (f" (alias {', '.join(aliases[info.identifier])})"
+                                                 if info.identifier in aliases else "") for info in infos}
+    width = max((len(name) for name in names.values()), default=10)
     for info in infos:
         origin = info.distribution or info.module or "-"
-        line = f"{info.identifier.ljust(width)}  {origin}"
+        line = f"{names[info.identifier].ljust(width)}  {origin}"
         availability = getattr(registry[info.identifier], "availability", None) if kind == "model" else None
         if callable(availability):  # a model plugin may say whether it can run here, and how to make it
             state, hint = availability()
             line += f"  [{state}] {hint}"
         print(line)
     return 0
+
+
+def _alias_of(registry, identifier: str) -> str | None:
+    """The identifier an alias stands for (a factory's ``alias_of``, e.g. ``vgg_16`` -> ``vgg16``), else None."""
+    target = getattr(registry[identifier], "alias_of", None)
+    return str(target) if target and registry.is_registered(str(target)) else None
+
+
+def _aliases(registry, infos) -> dict[str, list[str]]:
+    """Model identifier -> its aliases, each listed once beside it instead of on a line of its own."""
+    found: dict[str, list[str]] = {}
+    for info in infos:
+        target = _alias_of(registry, info.identifier)
+        if target:
+            found.setdefault(target, []).append(info.identifier)
+    return found
 
 
 def _ceiling(args) -> int:
@@ -279,13 +300,20 @@ def _data(args) -> int:
 
 
 def _report(args) -> int:
+    from brainscore_vision._paths import brainscore_home
     from brainscore_vision.report import build_report
 
+    out = args.out if args.out is not None else brainscore_home() / "report"
     try:
-        path = build_report(args.out, results_url=args.results_url)
+        path = build_report(out, results_url=args.results_url)
     except Exception as error:
         raise _translate(error, "report") from error
-    print(f"report written to {path or args.out}")
+    print(f"report written to {path or out}")
+    from brainscore_vision.report.plots import matplotlib_missing
+
+    missing = matplotlib_missing()
+    if missing:  # the pages say so too, in place of each figure
+        print(f"brainscore report: the report has no figures. {missing}", file=sys.stderr)
     return 0
 
 

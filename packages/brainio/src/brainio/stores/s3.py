@@ -11,14 +11,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import boto3
-from botocore import UNSIGNED
-from botocore.config import Config
-from botocore.exceptions import ClientError, NoCredentialsError
+from ..errors import MissingExtraError, StoreKeyError
 
-from ..errors import StoreKeyError
+S3_INSTALL = "pip install -c constraints.txt './packages/brainio[s3]' (from the repository root)"
 
-__all__ = ["S3Store"]
+try:
+    import boto3
+    from botocore import UNSIGNED
+    from botocore.config import Config
+    from botocore.exceptions import ClientError, NoCredentialsError
+except ImportError as error:  # the s3 extra: say how to get it
+    raise MissingExtraError(f"S3 stores need boto3, which is not installed: {S3_INSTALL}",
+                            name=error.name or "boto3") from error
+
+__all__ = ["S3_INSTALL", "S3Store"]
 
 _CHUNK = 1 << 20
 _DENIED = {"AccessDenied", "403", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",
