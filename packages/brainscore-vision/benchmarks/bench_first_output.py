@@ -7,7 +7,9 @@ script also lists the heavy modules its import brings in (torch, xarray, pandas,
 SQLAlchemy, matplotlib) and its own cumulative time from ``python -X importtime``.
 
 Run: ``python packages/brainscore-vision/benchmarks/bench_first_output.py`` (needs the five packages installed and
-``$BRAINSCORE_RAW_DATA`` for the scoring commands). Caches and the results store go to a temporary home.
+``$BRAINSCORE_RAW_DATA`` for the scoring commands). Caches and the results store go to a temporary home. With
+``BENCH_BASELINE_SRC=DIR`` (a copy of another revision, e.g. ``git archive e1cb118 | tar -x -C DIR``) every command
+is also timed with that revision's sources first on ``PYTHONPATH`` (same installed entry points), in the same run.
 """
 
 from __future__ import annotations
@@ -103,10 +105,20 @@ def main() -> None:
                                                                    "Kiani2007.mIT-rdm", "--scheduler",
                                                                    f"tcp://127.0.0.1:{closed}"],
     }
-    print(f"{'command':58s} {'first line':>10s} {'x base':>7s} {'whole run':>10s}")
+    other = os.environ.get("BENCH_BASELINE_SRC")
+    other_env = None
+    if other:
+        sources = [str(path) for path in sorted(Path(other).glob("packages/*/src"))]
+        other_env = {**env, "PYTHONPATH": os.pathsep.join(sources + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    print(f"{'command':58s} {'first line':>10s} {'x base':>7s} {'whole run':>10s}"
+          + (f" {'revision at BENCH_BASELINE_SRC: first line, whole run':>40s}" if other_env else ""))
     for label, arguments in commands.items():
         first, whole = median_of([*brainscore, *arguments], env)
-        print(f"{label:58s} {first:9.3f}s {first / base_first:6.1f}x {whole:9.3f}s")
+        line = f"{label:58s} {first:9.3f}s {first / base_first:6.1f}x {whole:9.3f}s"
+        if other_env is not None:
+            before_first, before_whole = median_of([*brainscore, *arguments], other_env)
+            line += f"   {before_first:9.3f}s ({before_first / first:.1f}x ours) {before_whole:9.3f}s"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -53,18 +53,42 @@ def new_topic() -> str:
 
 
 class _EventHandler(logging.Handler):
-    """Sends the warnings logged by one thread (the task's) as notice events; another thread's records are printed
-    as they would be without this handler (``logging.lastResort``)."""
+    """One handler per process on :data:`LOGGERS`: a warning logged by a thread that reports a pair is sent as that
+    pair's notice event; any other thread's record is printed as it would be without a handler
+    (``logging.lastResort``). Pairs running side by side in threads of one worker each get their own records."""
 
-    def __init__(self, send: Callable[..., None], thread: int):
+    def __init__(self) -> None:
         super().__init__(level=logging.WARNING)
-        self._send, self._thread = send, thread
+        self.senders: dict[int, Callable[..., None]] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.thread == self._thread:
-            self._send("notice", level=record.levelname, message=record.getMessage())
-        elif logging.lastResort is not None:
+        send = self.senders.get(record.thread or 0)
+        if send is not None:
+            send("notice", level=record.levelname, message=record.getMessage())
+        elif logging.lastResort is not None and not _handled_elsewhere(record.name):
             logging.lastResort.handle(record)
+
+
+def _handled_elsewhere(name: str) -> bool:
+    """Whether a handler other than ours sees records of logger ``name`` (else logging would use lastResort)."""
+    logger: logging.Logger | None = logging.getLogger(name)
+    while logger is not None:
+        if any(handler is not _HANDLER for handler in logger.handlers):
+            return True
+        logger = logger.parent if logger.propagate else None
+    return False
+
+
+_HANDLER = _EventHandler()
+_HANDLER_LOCK = threading.Lock()
+
+
+def _attach_handler() -> None:
+    with _HANDLER_LOCK:
+        for name in LOGGERS:
+            logger = logging.getLogger(name)
+            if _HANDLER not in logger.handlers:
+                logger.addHandler(_HANDLER)
 
 
 @contextlib.contextmanager
@@ -79,10 +103,9 @@ def worker_reporting(topic: str | None, model: str, benchmark: str) -> Iterator[
         with contextlib.suppress(Exception):  # progress must never fail a pair
             worker.log_event(topic, {"model": model, "benchmark": benchmark, "kind": kind, **fields})
 
-    handler = _EventHandler(send, threading.get_ident())
-    loggers = [logging.getLogger(name) for name in LOGGERS]
-    for logger in loggers:
-        logger.addHandler(handler)
+    _attach_handler()
+    thread = threading.get_ident()
+    _HANDLER.senders[thread] = send
     send("started", worker=str(worker.address))
     token = _SEND.set(send)
     try:
@@ -90,8 +113,7 @@ def worker_reporting(topic: str | None, model: str, benchmark: str) -> Iterator[
             yield
     finally:
         _SEND.reset(token)
-        for logger in loggers:
-            logger.removeHandler(handler)
+        _HANDLER.senders.pop(thread, None)
 
 
 def _current_worker() -> Any:

@@ -6,12 +6,13 @@
     brainscore list benchmarks
     brainscore ceiling Kriegeskorte2008.hIT-rdm
     brainscore data prepare Cowley2023
-    brainscore report --out ~/brainscore-report
+    brainscore report [--out DIR]            # default $BRAINSCORE_HOME/report
     brainscore results list | delete | export | import
     brainscore cache [prune --model M | --older-than 30d | --max-size 5GB]
 
-Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches), 3 when
-raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when scoring failed.
+Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches) or a scheduler that
+cannot be reached, 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
+scoring failed or a deletion was not confirmed. Every error is one line on stderr; so is every warning.
 """
 
 from __future__ import annotations
