@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import pytest
 from conftest import registered_model
 
 import brainscore_core.scoring as scoring
@@ -14,6 +15,12 @@ from brainscore_core.results import ResultStore
 from brainscore_vision.cli import main
 
 BENCHMARK = "Kiani2007.mIT-rdm"  # one 92 x 92 RDM: the fastest real benchmark
+
+
+@pytest.fixture(autouse=True)
+def fresh_process_memory(monkeypatch):
+    """Each test starts as a new process would: no model loaded yet (restored afterwards, whatever happens)."""
+    monkeypatch.setattr(scoring, "_DIGESTS_SEEN", {})
 
 
 def _score(identifier, url):
@@ -28,7 +35,6 @@ def test_digest_change_in_one_process_warns_once_per_change(tmp_path, monkeypatc
     digests = iter(["a" * 40, "a" * 40, "b" * 40])
     model = registered_model("pixels")
     monkeypatch.setattr(type(model), "content_digest", lambda self: next(digests), raising=False)
-    scoring._DIGESTS_SEEN.pop("pixels", None)
     first, same, changed = (_score("pixels", url) for _ in range(3))
     assert first == [] and same == []  # first load, then the same weights again: nothing to say
     (warning,) = changed
@@ -37,7 +43,6 @@ def test_digest_change_in_one_process_warns_once_per_change(tmp_path, monkeypatc
         "model 'pixels' has other weights than at its previous load in this process (content digest aaaaaaaaaaaa -> "
         "bbbbbbbbbbbb)")
     assert "torch.manual_seed" in message
-    scoring._DIGESTS_SEEN.pop("pixels", None)
 
 
 def test_digest_change_since_the_stored_score_warns_in_a_new_process(tmp_path, monkeypatch, kriegeskorte_raw):
@@ -46,15 +51,13 @@ def test_digest_change_since_the_stored_score_warns_in_a_new_process(tmp_path, m
     model = registered_model("pixels")
     digests = iter(["c" * 40, "d" * 40])
     monkeypatch.setattr(type(model), "content_digest", lambda self: next(digests), raising=False)
-    scoring._DIGESTS_SEEN.pop("pixels", None)
     assert _score("pixels", url) == []
-    scoring._DIGESTS_SEEN.clear()  # what a new process starts with
+    scoring._DIGESTS_SEEN.clear()  # what a new process starts with: only the store knows the earlier weights
     (warning,) = _score("pixels", url)
     assert f"than at its newest stored score in {url} (content digest cccccccccccc -> dddddddddddd)" in \
         str(warning.message)
     stored = [row["model_digest"] for row in ResultStore(url).rows(model_identifier="pixels")]
     assert stored == ["c" * 40, "d" * 40]  # the pair was scored again for the new weights, not skipped
-    scoring._DIGESTS_SEEN.pop("pixels", None)
 
 
 def test_the_command_line_says_it_in_one_line(tmp_path, monkeypatch, capsys, kriegeskorte_raw):
@@ -62,7 +65,6 @@ def test_the_command_line_says_it_in_one_line(tmp_path, monkeypatch, capsys, kri
     model = registered_model("pixels")
     digests = iter(["e" * 40, "f" * 40])
     monkeypatch.setattr(type(model), "content_digest", lambda self: next(digests), raising=False)
-    scoring._DIGESTS_SEEN.pop("pixels", None)
     brainscore_vision.score("pixels", BENCHMARK, store=url)
     import brainscore_core.grid as grid
 
@@ -74,4 +76,3 @@ def test_the_command_line_says_it_in_one_line(tmp_path, monkeypatch, capsys, kri
                      "comparable and stored pairs are scored again; seed an unseeded network (torch.manual_seed) "
                      "before building it, or ignore this if you changed the weights on purpose"]
     grid._LOADED.clear()
-    scoring._DIGESTS_SEEN.pop("pixels", None)

@@ -1,26 +1,23 @@
 """What Brain-Score keeps on disk, how big it is, and pruning it (``brainscore cache``).
 
-Kinds and where they live (``$BRAINSCORE_HOME`` defaults to ``~/.brain-score``):
+Kinds, where they live (``$BRAINSCORE_HOME`` defaults to ``~/.brain-score``), and what one entry is:
 
-==================  ================================================  =====================================  =========
-kind                location                                          one entry                              by model
-==================  ================================================  =====================================  =========
-``data``            ``$BRAINSCORE_DATA_STORE`` (``$BRAINSCORE_HOME/   a packaged data plugin's store folder;  no
-                    data_store``) and ``$BRAINIO_HOME`` (``~/.brainio``)  a verified copy of a fetched file
-``stimuli``         ``$BRAINSCORE_HOME/stimuli_on_screen``            a stimulus set placed on a screen size  no
-``activations``     ``$BRAINSCORE_HOME/activations``                  an extraction run's ``.nc`` file with   yes
-                                                                      the index files that point at it
-``layer_selection`` ``$BRAINSCORE_HOME/layer_selection``              one region's layer choice               yes
-``ceilings``        ``$BRAINSCORE_HOME/ceilings``                     a ceiling's JSON with its arrays        no
-``weights``         ``$BRAINSCORE_HOME/weights``                      a downloaded weight file                no
-==================  ================================================  =====================================  =========
+* ``data``: ``$BRAINSCORE_DATA_STORE`` (default ``$BRAINSCORE_HOME/data_store``), a packaged data plugin's store
+  folder; and ``$BRAINIO_HOME`` (default ``~/.brainio``), brainio's verified copy of one fetched file;
+* ``stimuli``: ``$BRAINSCORE_HOME/stimuli_on_screen``, a stimulus set placed on one screen size;
+* ``activations``: ``$BRAINSCORE_HOME/activations``, one extraction run's ``.nc`` file with the index files that point
+  at it (records its model);
+* ``layer_selection``: ``$BRAINSCORE_HOME/layer_selection``, one region's layer choice (records its model);
+* ``ceilings``: ``$BRAINSCORE_HOME/ceilings``, one ceiling's JSON with its arrays;
+* ``weights``: ``$BRAINSCORE_HOME/weights``, one downloaded weight file.
 
 Every cache is recomputed on its next use after pruning: activations, stimuli, layer choices and ceilings from what
 is at hand; packaged data from the raw recordings (``$BRAINSCORE_RAW_DATA``), fetched data and weights over the
 network. So :data:`PRUNED_BY_DEFAULT` leaves ``data`` and ``weights`` alone unless they are named.
 
-An entry's last use is the newest of its files' access and modification times (file systems mounted ``relatime``
-update access times at most daily). Deleting never leaves half an entry under its name: index files go before the
+An entry's last use is the newest of its files' access and modification times (of the ``.nc`` file for activations;
+file systems mounted ``relatime`` update access times at most daily); listing reads the JSON records without
+updating their access times where the system allows (``O_NOATIME``). Deleting never leaves half an entry under its name: index files go before the
 activations file they point at (an index naming a missing file is a cache miss), a ceiling's JSON before its
 arrays, and a folder is renamed to a hidden name before it is removed. Deleting an activations file that another
 process has mapped is safe (its pages stay readable until unmapped). The activations layout is model-tools'
