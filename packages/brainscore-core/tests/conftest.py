@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -54,14 +55,13 @@ def postgres_server():
     """A real PostgreSQL server on a random free port, a child of this test process
     (:func:`brainscore_core.local_postgres.postgres_server`); yields its base URL
     ``postgresql+psycopg://postgres@127.0.0.1:PORT``; stopped in teardown."""
-    import contextlib
 
-    from brainscore_core.local_postgres import postgres_server
+    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
 
     with contextlib.ExitStack() as stack:
         try:
             url = stack.enter_context(postgres_server())
-        except (FileNotFoundError, ImportError) as error:
+        except PostgresUnavailableError as error:
             skip_or_fail(f"no PostgreSQL server here: {error}")
         yield url
 

@@ -64,3 +64,18 @@ def test_plugin_folders_from_the_option_or_the_environment(monkeypatch, tmp_path
         assert plugin_folders() == [tmp_path / "d"]
     with set_options(plugin_folders=[]):  # an empty list overrides the environment
         assert plugin_folders() == []
+
+
+def test_activation_cache_notice_threshold(monkeypatch):
+    from brainscore_core.config import DEFAULT_CACHE_NOTICE_GB, activation_cache_notice_bytes
+
+    monkeypatch.delenv("BRAINSCORE_CACHE_NOTICE_GB", raising=False)
+    assert activation_cache_notice_bytes() == int(DEFAULT_CACHE_NOTICE_GB * 1024**3)
+    for value, expected in (("2.5", int(2.5 * 1024**3)), (" 1 ", 1024**3), ("0", None), ("off", None),
+                            ("", int(DEFAULT_CACHE_NOTICE_GB * 1024**3)), ("many", int(DEFAULT_CACHE_NOTICE_GB * 1024**3))):
+        monkeypatch.setenv("BRAINSCORE_CACHE_NOTICE_GB", value)
+        assert activation_cache_notice_bytes() == expected, value
+    with set_options(cache_notice_gb=0.5):
+        assert activation_cache_notice_bytes() == 1024**3 // 2
+    with set_options(cache_notice_gb=False):
+        assert activation_cache_notice_bytes() is None

@@ -34,12 +34,12 @@ def postgres_server():
     or psycopg, or fails when ``BRAINSCORE_REQUIRE_DATA=1`` (CI has both)."""
     import contextlib
 
-    from brainscore_core.local_postgres import postgres_server
+    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
 
     with contextlib.ExitStack() as stack:
         try:
             url = stack.enter_context(postgres_server())
-        except (FileNotFoundError, ImportError) as error:
+        except PostgresUnavailableError as error:
             message = f"no PostgreSQL server here: {error}"
             pytest.fail(message) if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1" else pytest.skip(message)
         yield url

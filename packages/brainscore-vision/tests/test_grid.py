@@ -66,15 +66,19 @@ def test_grid_in_process_resumes_and_rescores(direct_scores, tmp_path):
 
 def test_changed_model_content_is_scored_again(tmp_path, monkeypatch):
     """Resume is keyed on the model's content digest: other weights under the same identifier are not skipped."""
+    import brainscore_core.scoring as scoring
+    from brainscore_core.errors import ModelDigestChangedWarning
     from model_tools.brain_transformation import ModelCommitment
 
     url = f"sqlite:///{tmp_path / 'digest.sqlite'}"
+    monkeypatch.setattr(scoring, "_DIGESTS_SEEN", {})  # this process has not loaded randomnet yet
     brainscore_vision.score_many(["randomnet"], BENCHMARKS[:1], store=url, progress=False)
     monkeypatch.setattr(ModelCommitment, "content_digest", lambda self: "other-weights")
     import brainscore_core.grid as grid
 
     grid._LOADED.clear()
-    again = brainscore_vision.score_many(["randomnet"], BENCHMARKS[:1], store=url, progress=False)
+    with pytest.warns(ModelDigestChangedWarning, match="model 'randomnet' has other weights than at its previous load"):
+        again = brainscore_vision.score_many(["randomnet"], BENCHMARKS[:1], store=url, progress=False)
     assert list(again["status"]) == ["ok"]
 
 
@@ -133,7 +137,8 @@ def test_dry_run_lists_the_pairs(tmp_path, capsys):
     assert main(["score", "--model", "pixels", "--benchmark", BENCHMARKS[0], "--benchmark", BENCHMARKS[1],
                  "--results-url", url, "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert f"pixels on {BENCHMARKS[0]}: skip (stored)" in out and f"pixels on {BENCHMARKS[1]}: score" in out
+    assert f"pixels on {BENCHMARKS[0]} (v1): stored: skipped unless the model's weights changed" in out
+    assert f"pixels on {BENCHMARKS[1]} (v1): score" in out
     assert len(ResultStore(url).rows()) == 1
 
 

@@ -7,6 +7,7 @@ pandas; ``brainio.StimulusSet`` imports what it needs on first use.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from importlib.metadata import version as _version
 from typing import Any
 
@@ -23,6 +24,7 @@ _LAZY = {
     "FileUnavailableError": "brainio.errors",
     "InvalidIdentifierError": "brainio.errors",
     "LocalStore": "brainio.stores",
+    "MissingExtraError": "brainio.errors",
     "MetadataAssembly": "brainio.assemblies",
     "NetCDFReadError": "brainio.errors",
     "NeuroidAssembly": "brainio.assemblies",
@@ -67,6 +69,8 @@ __all__ = ["__version__", *_LAZY]
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f".{name}", __name__)  # a submodule: ``brainio.netcdf``
         raise AttributeError(f"module 'brainio' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value

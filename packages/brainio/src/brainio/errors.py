@@ -82,3 +82,8 @@ class SubsetError(BrainIOError, KeyError, ValueError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class MissingExtraError(BrainIOError, ImportError):
+    """An optional dependency is not installed; the message gives the pip command of the extra that brings it
+    (``name`` is the missing module, as for any ImportError)."""

@@ -34,6 +34,7 @@ _LAZY = {
     "progress": "brainscore_core.progress",
     "score_value": "brainscore_core.score",
     "BrainScoreError": "brainscore_core.errors",
+    "ModelDigestChangedWarning": "brainscore_core.errors",
     "set_options": "brainscore_core.config",
     "brainscore_home": "brainscore_core.config",
     "score_pair": "brainscore_core.scoring",

@@ -10,6 +10,7 @@ option                    environment variable                   default
 ``progress``              ``BRAINSCORE_PROGRESS``                on
 ``caching``               ``RESULTCACHING_DISABLE``              on (see :func:`caching_enabled`)
 ``plugin_folders``        ``BRAINSCORE_PLUGIN_FOLDERS``          none (see :func:`plugin_folders`)
+``cache_notice_gb``       ``BRAINSCORE_CACHE_NOTICE_GB``         5 (see :func:`activation_cache_notice_bytes`)
 ========================  =====================================  ============================================
 
 Flags (:func:`env_flag`) are true for ``1/true/yes/on`` and false for ``0/false/no/off`` and the empty string,
@@ -24,13 +25,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["OPTIONS", "PLUGIN_FOLDERS_ENV", "brainscore_home", "caching_enabled", "env_flag", "plugin_folders",
-           "progress_enabled", "set_options"]
+__all__ = ["DEFAULT_CACHE_NOTICE_GB", "OPTIONS", "PLUGIN_FOLDERS_ENV", "activation_cache_notice_bytes",
+           "brainscore_home", "caching_enabled", "env_flag", "plugin_folders", "progress_enabled", "set_options"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
-OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None}
+OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None,
+                           "cache_notice_gb": None}
 """Options set by :func:`set_options`; None means: ask the environment."""
 
 
@@ -69,6 +71,26 @@ def plugin_folders() -> list[Path]:
         value = os.environ.get(PLUGIN_FOLDERS_ENV, "")
     entries = value.split(os.pathsep) if isinstance(value, str) else [os.fspath(entry) for entry in value]
     return [Path(entry.strip()).expanduser() for entry in entries if entry.strip()]
+
+
+DEFAULT_CACHE_NOTICE_GB = 5.0
+"""The activation cache size (GB, 1024**3 bytes) above which a one-line notice says so, unless configured."""
+
+
+def activation_cache_notice_bytes() -> int | None:
+    """Bytes of activation cache above which model-tools prints a one-line notice (once per process), or None for
+    never: the option ``cache_notice_gb``, else ``$BRAINSCORE_CACHE_NOTICE_GB`` (a number of GB; ``0`` or a false
+    word turns the notice off), else :data:`DEFAULT_CACHE_NOTICE_GB`. A value that is not a number is the default."""
+    value: Any = OPTIONS["cache_notice_gb"]
+    if value is None:
+        value = os.environ.get("BRAINSCORE_CACHE_NOTICE_GB", "").strip().lower() or DEFAULT_CACHE_NOTICE_GB
+    if value is False or (isinstance(value, str) and value in _FALSE):
+        return None
+    try:
+        gigabytes = float(value)
+    except (TypeError, ValueError):
+        gigabytes = DEFAULT_CACHE_NOTICE_GB
+    return int(gigabytes * 1024**3) if gigabytes > 0 else None
 
 
 def progress_enabled() -> bool:

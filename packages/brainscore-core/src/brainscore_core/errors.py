@@ -15,11 +15,13 @@ __all__ = [
     "DuplicateIdentifierError",
     "InvalidPluginError",
     "MemoryBudgetError",
+    "ModelDigestChangedWarning",
     "NonScalarScoreError",
     "PluginLoadError",
+    "PluginOverrideNotice",
+    "PostgresUnavailableError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
-    "PluginOverrideNotice",
     "UnknownIdentifierError",
     "UnknownKindError",
 ]
@@ -116,6 +118,17 @@ class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
 
 class MemoryBudgetError(BrainScoreError, MemoryError):
     """A pair whose estimated peak memory exceeds the budget of the process that would run it."""
+
+
+class ModelDigestChangedWarning(UserWarning):
+    """A model identifier now has other content (weights, preprocessing) than when it was last loaded or stored:
+    typically an unseeded network that gets new random weights in every process. Scores of the two are not
+    comparable, and stored pairs of the old content are scored again."""
+
+
+class PostgresUnavailableError(BrainScoreError, RuntimeError):
+    """No PostgreSQL server binaries, or no psycopg driver, for a test server: the message says which and how to
+    get it (:mod:`brainscore_core.local_postgres`)."""
 
 
 def _describe(source: object) -> str:

@@ -15,14 +15,24 @@ from __future__ import annotations
 
 import importlib
 import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from brainscore_core.errors import ModelDigestChangedWarning
+from brainscore_core.grid_events import new_topic, report_stage, worker_reporting
 from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
-from brainscore_core.scoring import model_digest, open_store, run_pair, side_file_for, write_side_file
+from brainscore_core.scoring import (
+    digest_change,
+    model_digest,
+    open_store,
+    run_pair,
+    side_file_for,
+    write_side_file,
+)
 
 __all__ = ["COLUMNS", "plan_pairs", "score_many", "score_task"]
 
@@ -53,7 +63,7 @@ def _result(model: str, benchmark: str, status: str, row: dict | None = None, el
 
 def score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
                rescore: bool = False, budget_bytes: int | None = None,
-               rescored_since: str | None = None) -> dict[str, Any]:
+               rescored_since: str | None = None, events: str | None = None) -> dict[str, Any]:
     """One pair, start to end, in whatever process runs it; returns a plain dict (see :data:`COLUMNS`).
 
     Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised, or the pair's memory
@@ -62,13 +72,25 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
     memory limit, else the machine's memory (:func:`~brainscore_core.memory_plan.memory_budget`).
     ``rescored_since`` (ISO 8601, with ``rescore``): a row stored since then is this grid's own, written by an
     attempt whose worker died before it could report: the retry skips the pair instead of storing it twice.
+    ``events``: the Dask event topic of the run; on a worker, the pair's start, progress bars and notices go there
+    (:mod:`brainscore_core.grid_events`).
     """
+    with worker_reporting(events, model_identifier, benchmark_identifier):
+        return _score_task(domain, model_identifier, benchmark_identifier, store_url, rescore, budget_bytes,
+                           rescored_since)
+
+
+def _score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
+                rescore: bool, budget_bytes: int | None, rescored_since: str | None) -> dict[str, Any]:
     start = time.perf_counter()
     store = ResultStore(store_url) if store_url is not None else None
     try:
+        report_stage("loading the benchmark")
         benchmark = _load(domain, "benchmark", benchmark_identifier)
+        report_stage("loading the model")
         model = _load(domain, "model", model_identifier)
         digest = model_digest(model)
+        changed = digest_change(model_identifier, digest, store)
     except Exception as error:
         row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
                           elapsed_s=time.perf_counter() - start)
@@ -82,6 +104,7 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
         if found is not None:
             return _result(model_identifier, benchmark_identifier, "skipped", found, elapsed=0.0)
     try:
+        report_stage("estimating memory (loads the benchmark's data)")
         estimate = estimate_pair(model, benchmark)  # may load the benchmark's data: a failure is the pair's
     except Exception as error:
         row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
@@ -96,9 +119,12 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
                           benchmark_version=version, elapsed_s=time.perf_counter() - start, model_digest=digest)
         return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
     provenance = {"memory_estimate": estimate.as_dict()} if estimate is not None else None
+    report_stage("scoring")
     _, row, error = run_pair(model, benchmark, model_identifier=model_identifier,
                              benchmark_identifier=benchmark_identifier, digest=digest, provenance=provenance)
-    return _store(store, row, _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row))
+    result = _result(model_identifier, benchmark_identifier, "failed" if error else "ok", row)
+    result["digest_changed"] = changed
+    return _store(store, row, result)
 
 
 def _store(store: ResultStore | None, row: dict, result: dict) -> dict:
@@ -140,7 +166,8 @@ def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[s
 
 def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = None, *, domain: str,
                store: Any = True, rescore: bool = False, retries: int = 2,
-               on_result: Callable[[dict[str, Any]], None] | None = None, progress: bool | None = None):
+               on_result: Callable[[dict[str, Any]], None] | None = None, progress: bool | None = None,
+               on_event: Callable[[dict[str, Any]], None] | None = None):
     """Score every model on every benchmark; returns a pandas DataFrame with one row per pair.
 
     Parameters
@@ -166,10 +193,19 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         Called with each pair's result dict as it completes (the CLI prints rows as they come).
     progress : bool, optional
         One overall bar (done / failed / skipped / running); default shown unless ``$BRAINSCORE_PROGRESS=0``.
+    on_event : callable, optional
+        With a client: called with each event of a running pair (started, its progress bars, its notices; see
+        :mod:`brainscore_core.grid_events`) as the workers send them. The workers' own bars then draw nothing.
 
     Returns
     -------
     pandas.DataFrame with :data:`COLUMNS`, in the order of :func:`plan_pairs`.
+
+    Warns
+    -----
+    ModelDigestChangedWarning
+        Once per model whose content digest differs from its previous load or its newest stored row
+        (:func:`~brainscore_core.scoring.digest_change`: e.g. an unseeded network).
     """
     import pandas as pd
 
@@ -181,10 +217,14 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
     started = datetime.now(UTC).isoformat() if rescore else None  # rows stored since: this grid's own
     results: dict[tuple[str, str], dict] = {}
     counts = {"ok": 0, "failed": 0, "skipped": 0, "unstored": 0}
+    warned: set[str] = set()
     with progress_bar(total=len(pairs), desc="grid", unit="pair", disable=None if progress is None else not progress,
                       delay=0) as bar:
         def record(result: dict) -> None:
             results[(result["model"], result["benchmark"])] = result
+            if result.get("digest_changed") and result["model"] not in warned:  # once per model, in this process
+                warned.add(result["model"])
+                warnings.warn(result["digest_changed"], ModelDigestChangedWarning, stacklevel=3)
             counts[result["status"]] += 1
             running = len(pairs) - len(results) if client is not None else min(1, len(pairs) - len(results))
             bar.set_postfix_str(f"done {counts['ok']} failed {counts['failed']} skipped {counts['skipped']} "
@@ -199,13 +239,21 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         else:
             from distributed import as_completed
 
-            annotate = _workers_declare_memory(client)
-            futures = [client.submit(score_task, domain, model, benchmark, url, rescore, rescored_since=started,
-                                     pure=False, retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
-                                     resources=_memory_resource(domain, model, benchmark) if annotate else None)
-                       for model, benchmark in pairs]
-            for future in as_completed(futures):
-                record(future.result())
+            topic = new_topic() if on_event is not None else None
+            if topic is not None:
+                client.subscribe_topic(topic, lambda event: on_event(event[1]))
+            try:
+                annotate = _workers_declare_memory(client)
+                futures = [client.submit(score_task, domain, model, benchmark, url, rescore, None,
+                                         rescored_since=started, events=topic, pure=False, retries=retries,
+                                         key=f"score-{model}-{benchmark}-{time.time_ns()}",
+                                         resources=_memory_resource(domain, model, benchmark) if annotate else None)
+                           for model, benchmark in pairs]
+                for future in as_completed(futures):
+                    record(future.result())
+            finally:
+                if topic is not None:
+                    client.unsubscribe_topic(topic)
     frame = pd.DataFrame([{column: results[pair][column] for column in COLUMNS} for pair in pairs],
                          columns=list(COLUMNS))
     frame.attrs["rows"] = [results[pair]["row"] for pair in pairs]

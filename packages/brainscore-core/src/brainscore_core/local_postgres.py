@@ -22,7 +22,9 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["new_database", "postgres_bin", "postgres_server"]
+from brainscore_core.errors import PostgresUnavailableError
+
+__all__ = ["PostgresUnavailableError", "new_database", "postgres_bin", "postgres_server"]
 
 _START_TIMEOUT_S = 60
 
@@ -84,20 +86,24 @@ def postgres_server() -> Iterator[str]:
 
     Raises
     ------
-    FileNotFoundError
-        No PostgreSQL server binaries.
-    ImportError
-        ``psycopg`` is not installed.
+    PostgresUnavailableError
+        No PostgreSQL server binaries (``apt-get install postgresql``), or ``psycopg`` is not installed; the message
+        says which and how to get it. A test's ``conftest.py`` turns it into a skip.
     RuntimeError
         The server did not start (with the end of its log).
     """
-    import psycopg  # noqa: F401  (fail before starting anything)
+    try:
+        import psycopg  # noqa: F401  (fail before starting anything)
+    except ImportError:
+        raise PostgresUnavailableError("psycopg is not installed: pip install -c constraints.txt "
+                                       "'./packages/brainscore-core[postgres]'") from None
 
     from brainio.children import start_child
 
     binaries = postgres_bin()
     if binaries is None:
-        raise FileNotFoundError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
+        raise PostgresUnavailableError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin "
+                                       "(apt-get install postgresql)")
     as_root = os.geteuid() == 0
     folder = Path(tempfile.mkdtemp(prefix="brainscore-pg-"))
     process = None

@@ -17,6 +17,7 @@ Models or benchmarks without ``feature_count`` / ``stimulus_count`` get no estim
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -66,14 +67,14 @@ def resident_bytes() -> int:
 def memory_budget() -> int | None:
     """The memory this process may use: its Dask worker's ``memory_limit`` when it is one, else the machine's
     physical memory (None where unknown)."""
-    try:
-        from distributed import get_worker
-
-        limit = get_worker().memory_manager.memory_limit
-        if limit:
-            return int(limit)
-    except (ImportError, ValueError, AttributeError):
-        pass
+    distributed = sys.modules.get("distributed")  # a worker has imported it; importing it here would cost 0.5 s
+    if distributed is not None:
+        try:
+            limit = distributed.get_worker().memory_manager.memory_limit
+            if limit:
+                return int(limit)
+        except (ValueError, AttributeError):
+            pass
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):

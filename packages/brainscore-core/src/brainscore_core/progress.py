@@ -5,15 +5,81 @@ Jupyter, and appears only once a step has run for 2 s (``delay``). In a notebook
 the plain text bar, so no ``TqdmWarning`` about a missing IProgress appears. Bars are shown by default, also
 when stderr is not a terminal (a long silent step is worse than a few lines of log); set
 ``BRAINSCORE_PROGRESS=0`` (or pass ``disable=True``) to switch them off.
+
+Inside :func:`forward_progress` (a Dask worker scoring a pair of a grid), bars draw nothing; each reports its state
+(description, count, total) to a listener instead, when it starts, at most every ``interval`` seconds, and when it
+ends, so the client that submitted the work can show it (:mod:`brainscore_core.grid_events`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from brainscore_core.config import progress_enabled
+
+__all__ = ["forward_progress", "progress"]
+
+#: where bars report instead of drawing, and how often (set by :func:`forward_progress`)
+_LISTENER: ContextVar[tuple[Callable[[dict], None], float] | None] = ContextVar("brainscore_progress_listener",
+                                                                                  default=None)
+
+
+@contextlib.contextmanager
+def forward_progress(listener: Callable[[dict[str, Any]], None], *, interval: float = 10.0) -> Iterator[None]:
+    """Bars opened in this block (in this thread or task) draw nothing and call ``listener`` with a dict
+    ``{'desc', 'n', 'total', 'unit', 'elapsed_s', 'done'}`` when they start, at most every ``interval`` seconds
+    while they run, and when they end."""
+    token = _LISTENER.set((listener, interval))
+    try:
+        yield
+    finally:
+        _LISTENER.reset(token)
+
+
+class _Discard:
+    """A text stream that keeps nothing (what a forwarding bar draws on)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+_DISCARD = _Discard()
+
+
+def _forwarding_bar(base: type, listener: Callable[[dict], None], interval: float) -> type:
+    class ForwardingBar(base):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self._sent_at: float | None = None
+            super().__init__(*args, **kwargs)
+            self._report(done=False, force=True)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            result = super().update(n)
+            self._report(done=False, force=False)
+            return result
+
+        def close(self) -> None:
+            if not getattr(self, "_closed_reported", True):
+                self._report(done=True, force=True)
+            super().close()
+
+        def _report(self, *, done: bool, force: bool) -> None:
+            now = time.monotonic()
+            if not force and self._sent_at is not None and now - self._sent_at < interval:
+                return
+            self._sent_at, self._closed_reported = now, done
+            listener({"desc": self.desc, "n": int(self.n), "total": None if self.total is None else int(self.total),
+                      "unit": self.unit, "elapsed_s": round(self.format_dict.get("elapsed", 0.0), 1), "done": done})
+
+    return ForwardingBar
 
 
 def _in_notebook() -> bool:
@@ -36,6 +102,10 @@ def _tqdm_class() -> Any:
             return notebook_tqdm
         except ImportError:
             pass
+    return _tqdm_text_class()
+
+
+def _tqdm_text_class() -> Any:
     from tqdm import tqdm as text_tqdm
 
     return text_tqdm
@@ -71,6 +141,12 @@ def progress(
     delay : float, default=2.0
         Seconds before the bar appears: steps that finish sooner print nothing.
     """
+    forwarding = _LISTENER.get()
+    if forwarding is not None:  # a grid pair on a worker: report to the client, draw nothing here
+        bar_class = _forwarding_bar(_tqdm_text_class(), *forwarding)
+        drawing = {key: value for key, value in kwargs.items() if key not in ("file", "mininterval", "position")}
+        return bar_class(iterable, total=total, desc=desc, unit=unit, disable=False, leave=False, delay=0,
+                         file=_DISCARD, mininterval=1.0, **drawing)
     if disable is None:
         disable = not progress_enabled()
     return _tqdm_class()(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,6 @@ import sqlalchemy as sa
 
 from brainscore_core._files import brainscore_home
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
-from brainscore_core.result_rows import score_row
 
 __all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
            "scores_table"]
@@ -66,9 +65,35 @@ def default_url() -> str:
     return f"sqlite:///{brainscore_home() / 'results.sqlite'}"
 
 
+def _driver_install(module: str | None) -> str:
+    if module and module.split(".")[0] in ("psycopg", "psycopg2"):
+        return "pip install -c constraints.txt './packages/brainscore-core[postgres]' (from the repository root)"
+    return f"pip install {module or 'the driver of this URL'}"
+
+
 def _store_error(store: ResultStore, action: str, error: BaseException) -> ResultStoreError:
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return ResultStoreError(f"cannot {action} the results store {store!r}: {type(error).__name__}: {first}")
+
+
+def _where(statement: Any, *, model_identifier: str | Sequence[str] | None,
+           benchmark_identifier: str | Sequence[str] | None, benchmark_version: int | None, status: str | None,
+           ids: Sequence[int] | None) -> Any:
+    """``statement`` (a select or delete on the scores table) restricted by the filters of :meth:`ResultStore.rows`."""
+    for column, value in (("model_identifier", model_identifier), ("benchmark_identifier", benchmark_identifier)):
+        if isinstance(value, str):
+            statement = statement.where(scores_table.c[column] == value)
+        elif value is not None:
+            statement = statement.where(scores_table.c[column].in_(list(value)))
+    if benchmark_version is not None:
+        statement = statement.where(scores_table.c.benchmark_version == int(benchmark_version))
+    if ids is not None:
+        statement = statement.where(scores_table.c.id.in_([int(identifier) for identifier in ids]))
+    if status == "ok":
+        statement = statement.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
+    elif status is not None:
+        statement = statement.where(scores_table.c.status == status)
+    return statement
 
 
 class ResultStore:
@@ -105,6 +130,9 @@ class ResultStore:
                     self._create_table(engine)
             except ResultStoreError:
                 raise
+            except ImportError as error:  # the database's driver is an optional dependency
+                raise ResultStoreError(f"the results store {self!r} needs the database driver {error.name!r}, which "
+                                       f"is not installed: {_driver_install(error.name)}") from error
             except (sa.exc.SQLAlchemyError, OSError) as error:
                 raise _store_error(self, "open", error) from error
             self._engine = engine
@@ -209,6 +237,9 @@ class ResultStore:
         ResultStoreError
             The store cannot be written (locked beyond the busy timeout, damaged, unreachable).
         """
+        # imported here: reading, listing and deleting rows need no numpy or xarray
+        from brainscore_core.result_rows import score_row
+
         return self.insert(score_row(score, model_identifier=model_identifier,
                                      benchmark_identifier=benchmark_identifier, benchmark_version=benchmark_version,
                                      comment=comment, provenance=provenance, benchmark_parent=benchmark_parent,
@@ -250,31 +281,34 @@ class ResultStore:
             raise _store_error(self, "read", error) from error
         return dict(found._mapping) if found is not None else None
 
-    def rows(self, *, model_identifier: str | None = None, benchmark_identifier: str | None = None,
-             benchmark_version: int | None = None, status: str | None = "ok") -> list[dict[str, Any]]:
+    def rows(self, *, model_identifier: str | Sequence[str] | None = None,
+             benchmark_identifier: str | Sequence[str] | None = None, benchmark_version: int | None = None,
+             status: str | None = "ok", ids: Sequence[int] | None = None) -> list[dict[str, Any]]:
         """Rows matching every given filter, oldest first.
 
-        ``status='ok'`` (default) gives the scores (rows written before failures were stored count as ok),
-        ``'failed'`` the failed pairs, None every row.
+        Parameters
+        ----------
+        model_identifier, benchmark_identifier : str or sequence of str, optional
+            One identifier, or several (a row matches any of them).
+        benchmark_version : int, optional
+        status : {'ok', 'failed'} or None, default='ok'
+            ``'ok'`` gives the scores (rows written before failures were stored count as ok), ``'failed'`` the
+            failed pairs, None every row.
+        ids : sequence of int, optional
+            Row ids.
 
         Returns
         -------
         list of dict
             Keys ``COLUMNS``: id, model_identifier, benchmark_identifier, benchmark_version,
             benchmark_parent, score_raw, score_ceiled, error, ceiling, ceiling_error, comment, layer_map
-            (JSON text), provenance (JSON text), attrs (JSON text), timestamp (ISO 8601 string, UTC).
-            Missing and NaN numbers are None.
+            (JSON text), provenance (JSON text), attrs (JSON text), timestamp (ISO 8601 string, UTC), status,
+            error_type, error_message, elapsed_s, model_digest, versions (JSON text). Missing and NaN numbers
+            are None.
         """
-        query = sa.select(scores_table).order_by(scores_table.c.id)
-        for column, value in (("model_identifier", model_identifier),
-                              ("benchmark_identifier", benchmark_identifier),
-                              ("benchmark_version", benchmark_version)):
-            if value is not None:
-                query = query.where(scores_table.c[column] == value)
-        if status == "ok":
-            query = query.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
-        elif status is not None:
-            query = query.where(scores_table.c.status == status)
+        query = _where(sa.select(scores_table).order_by(scores_table.c.id), model_identifier=model_identifier,
+                       benchmark_identifier=benchmark_identifier, benchmark_version=benchmark_version,
+                       status=status, ids=ids)
         try:
             with self.engine.connect() as connection:
                 rows = [dict(row._mapping) for row in connection.execute(query)]
@@ -286,6 +320,51 @@ class ResultStore:
                 stamp = stamp.replace(tzinfo=UTC)
             row["timestamp"] = stamp.astimezone(UTC).isoformat()
         return rows
+
+    def delete(self, *, ids: Sequence[int] | None = None, model_identifier: str | Sequence[str] | None = None,
+               benchmark_identifier: str | Sequence[str] | None = None, status: str | None = None) -> int:
+        """Delete the rows matching every given filter (the filters of :meth:`rows`), in one transaction.
+
+        At least one of ``ids``, ``model_identifier`` and ``benchmark_identifier`` must be given: deleting every
+        row is never an accident. Returns the number of rows deleted.
+
+        Raises
+        ------
+        ValueError
+            No filter given.
+        ResultStoreError
+            The store cannot be written (locked, damaged, unreachable); nothing is deleted then.
+        """
+        if ids is None and model_identifier is None and benchmark_identifier is None:
+            raise ValueError("delete needs ids, model_identifier or benchmark_identifier: refusing to delete "
+                             f"every row of {self!r}")
+        statement = _where(sa.delete(scores_table), model_identifier=model_identifier,
+                           benchmark_identifier=benchmark_identifier, benchmark_version=None, status=status, ids=ids)
+        try:
+            with self.engine.begin() as connection:
+                return int(connection.execute(statement).rowcount)
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "delete from", error) from error
+
+    def latest_digest(self, model_identifier: str) -> str | None:
+        """The content digest of the newest row of ``model_identifier`` that has one (any benchmark), or None."""
+        query = (sa.select(scores_table.c.model_digest).where(scores_table.c.model_identifier == model_identifier)
+                 .where(scores_table.c.model_digest.is_not(None)).order_by(scores_table.c.id.desc()).limit(1))
+        try:
+            with self.engine.connect() as connection:
+                return connection.execute(query).scalar()
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "read", error) from error
+
+    def identifiers(self) -> dict[str, list[str]]:
+        """The distinct stored identifiers: ``{'model': [...], 'benchmark': [...]}``, sorted (for messages)."""
+        try:
+            with self.engine.connect() as connection:
+                return {kind: sorted(connection.execute(sa.select(scores_table.c[f"{kind}_identifier"]).distinct())
+                                     .scalars())
+                        for kind in ("model", "benchmark")}
+        except sa.exc.SQLAlchemyError as error:
+            raise _store_error(self, "read", error) from error
 
     def count(self) -> int:
         """Number of rows."""

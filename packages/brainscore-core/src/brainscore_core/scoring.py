@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from brainscore_core._files import brainscore_home
+from brainscore_core.errors import ModelDigestChangedWarning
 from brainscore_core.result_rows import failure_row, row_to_json, score_row
 from brainscore_core.results import ResultStore, ResultStoreError
 
-__all__ = ["UnstoredScoreWarning", "model_digest", "model_layers", "open_store", "run_pair", "score_pair",
+__all__ = ["UnstoredScoreWarning", "digest_change", "model_digest", "model_layers", "open_store", "run_pair", "score_pair",
            "side_file_for", "versions", "write_side_file"]
 
 DISTRIBUTIONS = ("brainio", "brainscore-core", "brainscore-metrics", "brainscore-vision", "model-tools")
@@ -70,6 +71,33 @@ def model_digest(model: Any) -> str | None:
     if callable(digest):
         return str(digest())
     return None
+
+
+#: the content digest each model identifier had when this process last loaded it (strings only)
+_DIGESTS_SEEN: dict[str, str] = {}
+
+
+def digest_change(model_identifier: str, digest: str | None, store: ResultStore | None = None) -> str | None:
+    """A one-line warning when ``model_identifier`` now has another content digest than at its previous load in
+    this process, or than its newest stored row (another process, an earlier run); None when it has not changed.
+
+    An unseeded network is the usual cause: each process builds it with new random weights, so its scores differ
+    from run to run and stored pairs are never reused. Remembers ``digest`` as the identifier's current one.
+    """
+    if digest is None:
+        return None
+    previous, where = _DIGESTS_SEEN.get(model_identifier), "its previous load in this process"
+    if previous is None and store is not None:
+        try:
+            previous, where = store.latest_digest(model_identifier), f"its newest stored score in {store.url}"
+        except ResultStoreError:  # the store's own check reports an unreadable store
+            previous = None
+    _DIGESTS_SEEN[model_identifier] = digest
+    if previous is None or previous == digest:
+        return None
+    return (f"model {model_identifier!r} has other weights than at {where} (content digest {previous[:12]} -> "
+            f"{digest[:12]}): its scores are not comparable and stored pairs are scored again; seed an unseeded "
+            "network (torch.manual_seed) before building it, or ignore this if you changed the weights on purpose")
 
 
 def open_store(store: Any = True) -> ResultStore | None:
@@ -171,8 +199,12 @@ def score_pair(model: Any, benchmark: Any, *, model_identifier: str | None = Non
     model_identifier = model_identifier or str(getattr(model, "identifier", type(model).__name__))
     benchmark_identifier = benchmark_identifier or str(getattr(benchmark, "identifier", type(benchmark).__name__))
     opened = open_store(store)
+    digest = model_digest(model)
+    changed = digest_change(model_identifier, digest, opened)
+    if changed:
+        warnings.warn(changed, ModelDigestChangedWarning, stacklevel=2)
     result, row, _ = run_pair(model, benchmark, model_identifier=model_identifier,
-                              benchmark_identifier=benchmark_identifier, digest=model_digest(model), catch=False)
+                              benchmark_identifier=benchmark_identifier, digest=digest, catch=False)
     if opened is not None:
         try:
             opened.insert(row)

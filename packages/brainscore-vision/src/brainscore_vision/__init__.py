@@ -15,17 +15,33 @@ Plugins may also assign into the registries, the Brain-Score way::
 
 and Brain-Score's plugin folders (``models/<folder>/``, ``benchmarks/``, ``data/``, ``metrics/``, here or in the
 user plugin folders of ``$BRAINSCORE_PLUGIN_FOLDERS``) are found by the identifier they register.
+
+``import brainscore_vision`` imports neither pandas nor xarray: the data classes (``DataAssembly``, ``StimulusSet``,
+``Score``, ``Metric``, ``Ceiling``, ``Benchmark``) are resolved on first use (PEP 562), so the command line answers
+fast.
 """
 
-from importlib.metadata import version as _version
+from __future__ import annotations
 
-from brainio.assemblies import DataAssembly
-from brainio.stimuli import StimulusSet
-from brainscore_core.benchmarks import Benchmark
-from brainscore_core.metrics import Ceiling, Metric, Score
+import importlib
+import importlib.util
+from importlib.metadata import version as _version
+from typing import TYPE_CHECKING, Any
+
 from brainscore_core.plugin_folders import PluginFolders
 from brainscore_core.plugins import Domain
 from brainscore_vision.model_interface import BrainModel
+
+if TYPE_CHECKING:
+    from brainio.assemblies import DataAssembly
+    from brainio.stimuli import StimulusSet
+    from brainscore_core.benchmarks import Benchmark
+    from brainscore_core.metrics import Ceiling, Metric, Score
+
+# public name -> module that defines it, imported on first use
+_LAZY = {"DataAssembly": "brainio.assemblies", "StimulusSet": "brainio.stimuli",
+         "Benchmark": "brainscore_core.benchmarks", "Ceiling": "brainscore_core.metrics",
+         "Metric": "brainscore_core.metrics", "Score": "brainscore_core.metrics"}
 
 __version__ = _version("brainscore-vision")
 
@@ -120,6 +136,21 @@ def score_many(models, benchmarks, client=None, **kwargs):
     scores them again); failures are stored and the grid goes on. See :func:`brainscore_core.grid.score_many`.
     """
     return domain.score_many(models, benchmarks, client, **kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f".{name}", __name__)  # a submodule: ``brainscore_vision.benchmarks``
+        raise AttributeError(f"module 'brainscore_vision' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

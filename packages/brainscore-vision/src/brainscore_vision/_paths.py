@@ -17,15 +17,19 @@ def brainscore_home() -> Path:
 
 
 def raw_data_dir() -> Path:
-    """``$BRAINSCORE_RAW_DATA``: the folder that holds the raw recordings (``cowley2023_v4/`` ...).
+    """``$BRAINSCORE_RAW_DATA``: the folder that holds the raw recordings (``cowley2023_v4/`` ...), as an absolute
+    path.
 
-    Default: ``shared/data`` beside the repository checkout this package lives in (an editable install),
-    else the first ``shared/data`` found in the working directory or one of its parents (a regular install
-    used from inside a checkout), else ``./shared/data``.
+    A relative value is relative to the working directory of the process that reads it (as for any path on the
+    command line): ``../shared/data`` works from the checkout's root only, so set an absolute path
+    (``export BRAINSCORE_RAW_DATA="$PWD/../shared/data"`` in the checkout's root). Default: ``shared/data`` beside
+    the repository checkout this package lives in (an editable install), else the first ``shared/data`` found in the
+    working directory or one of its parents (a regular install used from inside a checkout), else
+    ``./shared/data``.
     """
     configured = os.environ.get("BRAINSCORE_RAW_DATA")
     if configured:
-        return Path(configured).expanduser()
+        return Path(os.path.abspath(Path(configured).expanduser()))
     here = Path(__file__).resolve()
     # src/brainscore_vision/_paths.py -> packages/brainscore-vision -> packages -> <repo> -> ../shared/data
     for parent in here.parents:
@@ -36,4 +40,4 @@ def raw_data_dir() -> Path:
     for folder in (working, *working.parents):
         if (folder / "shared" / "data").is_dir():
             return folder / "shared" / "data"
-    return Path("shared") / "data"
+    return working / "shared" / "data"

@@ -6,23 +6,31 @@
     brainscore list benchmarks
     brainscore ceiling Kriegeskorte2008.hIT-rdm
     brainscore data prepare Cowley2023
-    brainscore report --out site/
+    brainscore report [--out DIR]            # default $BRAINSCORE_HOME/report
+    brainscore results list | delete | export | import
+    brainscore cache [prune --model M | --older-than 30d | --max-size 5GB]
 
-Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches), 3 when
-raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when scoring failed.
+Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches) or a scheduler that
+cannot be reached, 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
+scoring failed or a deletion was not confirmed. Every error is one line on stderr; so is every warning.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
+import warnings
 from collections.abc import Sequence
 
-from brainscore_vision.errors import EXIT_FAILED, CommandError
+from brainscore_vision._cli_cache import add_cache_commands, run_cache_command
+from brainscore_vision._cli_cluster import close_quietly, open_client
+from brainscore_vision._cli_io import print_line
+from brainscore_vision._cli_results import add_results_commands, run_results_command
+from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
 
-__all__ = ["main"]
+__all__ = ["EXIT_FAILED", "EXIT_MISSING_DATA", "EXIT_USAGE", "main"]
 
-EXIT_USAGE, EXIT_MISSING_DATA = 2, 3  # EXIT_FAILED (1) lives beside CommandError
 LIST_KINDS = {"benchmarks": "benchmark", "models": "model", "metrics": "metric", "ceilings": "ceiling",
               "data": "data", "stimulus_sets": "stimulus_set"}
 
@@ -55,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score pairs again although the store holds them (same model content and benchmark "
                             "version); by default they are skipped, so an interrupted grid resumes")
     score.add_argument("--dry-run", action="store_true",
-                       help="print the pairs and which of them would be skipped, then exit")
+                       help="print the pairs, which of them the store holds and which models need weights first, "
+                            "then exit (builds no model, downloads nothing)")
 
     listing = commands.add_parser("list", help="list registered identifiers")
     listing.add_argument("kind", choices=sorted(LIST_KINDS))
@@ -68,15 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     prepare = data_commands.add_parser("prepare", help="package (if needed) and load a data set / stimulus set")
     prepare.add_argument("identifier")
 
-    results = commands.add_parser("results", help="results store commands")
-    results_commands = results.add_subparsers(dest="results_command", required=True)
-    importing = results_commands.add_parser(
-        "import", help="load the rows of a side file (written when the store refused them) into the store")
-    importing.add_argument("file", help="a brainscore-unstored-*.jsonl file")
-    importing.add_argument("--results-url", default=None, help="SQLAlchemy URL of the results store")
+    add_results_commands(commands)
+    add_cache_commands(commands)
 
     report = commands.add_parser("report", help="write the static HTML report of the stored results")
-    report.add_argument("--out", default="brainscore-report", help="output folder (default: brainscore-report)")
+    report.add_argument("--out", default=None, help="output folder (default: $BRAINSCORE_HOME/report, so that nothing "
+                                                    "is written where the command runs, e.g. into a checkout)")
     report.add_argument("--results-url", default=None, help="SQLAlchemy URL of the results store")
     return parser
 
@@ -85,16 +91,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args = build_parser().parse_args(argv)
     handlers = {"score": _score, "list": _list, "ceiling": _ceiling, "data": _data, "report": _report,
-                "results": _results}
+                "results": run_results_command, "cache": run_cache_command}
     try:
-        status = handlers[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning(args.command)
+            status = handlers[args.command](args)
     except CommandError as error:
         print(f"brainscore {args.command}: {error}", file=sys.stderr)
         status = error.status
     except KeyboardInterrupt:
         print("brainscore: interrupted", file=sys.stderr)
         status = 130
+    if argv is None:  # the console script: the process ends next
+        # a scoring process holds millions of objects (torch, scikit-learn, data); the interpreter's final garbage
+        # collections walked them all for 1-2 s after the last line. Frozen, they are skipped (still freed).
+        gc.freeze()
     return status
+
+
+def _one_line_warning(command: str):
+    """``warnings.showwarning`` for the command line: one line on stderr (no file, line number or source line)."""
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print_line(f"brainscore {command}: {category.__name__}: {message}")
+
+    return show
 
 
 # -- identifiers and errors ---------------------------------------------------------------------------
@@ -123,94 +144,55 @@ def _translate(error: BaseException, what: str) -> CommandError:
 
 
 # -- commands ---------------------------------------------------------------------------------------
-def _client(args):
-    """The Dask client of ``--workers`` / ``--scheduler`` (None: in this process), with what closes it."""
-    if args.workers is None and args.scheduler is None:
-        return None, []
-    if args.workers is not None and args.scheduler is not None:
-        raise CommandError("give --workers or --scheduler, not both", EXIT_USAGE)
-    try:
-        from distributed import Client
-
-        from brainscore_core.local_cluster import start_local_cluster
-    except ImportError:
-        raise CommandError("--workers / --scheduler need Dask: pip install -c constraints.txt "
-                           "'./packages/brainscore-core[dask]' (from the repository root)", EXIT_USAGE) from None
-    if args.scheduler is not None:
-        client = Client(args.scheduler)
-        return client, [client]
-    client, cluster = start_local_cluster(args.workers)  # workers die with this process, CPU time bounded
-    return client, [client, cluster]
-
-
-def _dry_run(args, store) -> int:
-    """The plan: every pair, whether the store holds it, and its memory estimate against this machine's budget."""
-    import brainscore_vision
-    from brainscore_core.grid import plan_pairs
-    from brainscore_core.memory_plan import estimate_pair, format_bytes, memory_budget
-    from brainscore_core.scoring import model_digest
-
-    pairs = plan_pairs(args.models, args.benchmarks)
-    budget = memory_budget()
-    print(f"{len(pairs)} pair(s); stored pairs are skipped unless --rescore; memory budget here "
-          f"{format_bytes(budget) if budget else 'unknown'}")
-    models, benchmarks = {}, {}
-    for model_identifier, benchmark_identifier in pairs:
-        if benchmark_identifier not in benchmarks:
-            benchmarks[benchmark_identifier] = brainscore_vision.load_benchmark(benchmark_identifier)
-        if model_identifier not in models:
-            models[model_identifier] = brainscore_vision.load_model(model_identifier)
-        model, benchmark = models[model_identifier], benchmarks[benchmark_identifier]
-        state = "score"
-        if store is not None and not args.rescore:
-            version = getattr(benchmark, "version", None)
-            found = store.find(model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
-                               benchmark_version=1 if version is None else version, model_digest=model_digest(model))
-            state = "skip (stored)" if found is not None else "score"
-        estimate = estimate_pair(model, benchmark)
-        if estimate is None:
-            memory = "memory: no estimate (the model or benchmark gives no shapes)"
-        else:
-            refused = budget is not None and estimate.peak_bytes > budget
-            memory = estimate.describe() + (" -> REFUSED: above the budget" if refused else "")
-        print(f"  {model_identifier} on {benchmark_identifier}: {state}; {memory}")
-    return 0
-
-
 def _score(args) -> int:
+    _check_identifiers("model", args.models)
+    _check_identifiers("benchmark", args.benchmarks)
+    pairs = len(args.models) * len(args.benchmarks)
+    shape = f"{pairs} pair(s): {len(args.models)} model(s) x {len(args.benchmarks)} benchmark(s)"
+    if args.dry_run:  # the first line comes before the heavy imports (scoring, xarray, the store)
+        print(f"dry run of {shape}; no model is built, nothing is downloaded or scored", flush=True)
+    else:
+        print_line(f"scoring {shape}")
     from brainscore_core.grid import score_many
+    from brainscore_core.grid_events import describe_event
     from brainscore_core.results import ResultStoreError
     from brainscore_core.scoring import open_store
     from brainscore_vision._cli_rows import format_table, table_row
 
-    _check_identifiers("model", args.models)
-    _check_identifiers("benchmark", args.benchmarks)
     try:  # before any scoring: a locked or damaged store fails now, not after the work
         store = open_store(False if args.no_store else (args.results_url or True))
     except ResultStoreError as error:
         raise CommandError(str(error), EXIT_FAILED) from error
     if args.dry_run:
-        return _dry_run(args, store)
-    client, closers = _client(args)
+        from brainscore_vision._cli_plan import dry_run
+
+        return dry_run(args, store)
+    print_line(f"rows go to {store.url}; stored pairs are skipped (--rescore scores them again)" if store is not None
+               else "rows are not stored (--no-store)")
+    client, closers = open_client(args.workers, args.scheduler, print_line)
     rows, problems = [], []
 
     def show(result: dict) -> None:  # rows as they come
         if result["status"] in ("ok", "skipped", "unstored"):
             row = table_row(result)
             rows.append(row)
-            _print_above_bar(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled "
-                             f"({result['status']})")
+            print_line(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled ({result['status']})")
         if result["status"] == "failed":
             problems.append(_translate_result(result))
-            _print_above_bar(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
-                             f"{result['error_message']}")
+            print_line(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
+                       f"{result['error_message']}")
+
+    def show_event(event: dict) -> None:  # what the workers report while a pair runs
+        line = describe_event(event)
+        if line:
+            print_line(line)
 
     try:
         frame = score_many(args.models, args.benchmarks, client, domain="brainscore_vision",
-                           store=store if store is not None else False, rescore=args.rescore, on_result=show)
+                           store=store if store is not None else False, rescore=args.rescore, on_result=show,
+                           on_event=show_event if client is not None else None)
     finally:
-        for closer in closers:
-            closer.close()
+        close_quietly(closers)
     if rows:
         print(format_table(rows))
     counts = frame["status"].value_counts().to_dict()
@@ -233,13 +215,6 @@ def _score(args) -> int:
     return 0
 
 
-def _print_above_bar(line: str) -> None:
-    """One result line on stderr as soon as the pair is done (above the progress bar; the table goes to stdout)."""
-    from tqdm import tqdm
-
-    tqdm.write(line, file=sys.stderr)
-
-
 def _translate_result(result: dict) -> CommandError:
     """A failed pair's one-line reason; missing raw data keeps its own exit status."""
     what = f"{result['model']} on {result['benchmark']}"
@@ -248,49 +223,42 @@ def _translate_result(result: dict) -> CommandError:
     return CommandError(f"{what} failed: {result['error_type']}: {result['error_message']}", EXIT_FAILED)
 
 
-def _results(args) -> int:
-    from pathlib import Path
-
-    from brainscore_core.result_rows import row_from_json
-    from brainscore_core.results import ResultStore, ResultStoreError
-
-    path = Path(args.file)
-    if not path.is_file():
-        raise CommandError(f"no side file at {path}", EXIT_USAGE)
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.strip():
-            try:
-                rows.append(row_from_json(line))
-            except ValueError as error:
-                raise CommandError(f"{path} line {number}: {error}", EXIT_USAGE) from error
-    store = ResultStore(args.results_url)
-    try:
-        store.check()
-        for row in rows:
-            store.insert(row)
-    except ResultStoreError as error:
-        raise CommandError(str(error), EXIT_FAILED) from error
-    print(f"imported {len(rows)} row(s) from {path} into {store.url}")
-    return 0
-
-
 def _list(args) -> int:
     import brainscore_vision
 
     kind = LIST_KINDS[args.kind]
-    infos = brainscore_vision.list_plugins(kind)
-    width = max((len(info.identifier) for info in infos), default=10)
     registry = brainscore_vision.domain.registry(kind)
+    everything = brainscore_vision.list_plugins(kind)
+    aliases = _aliases(registry, everything)
+    infos = [info for info in everything if not _alias_of(registry, info.identifier)]
+    names = {info.identifier: info.identifier + (f" (alias {', '.join(aliases[info.identifier])})"
+                                                 if info.identifier in aliases else "") for info in infos}
+    width = max((len(name) for name in names.values()), default=10)
     for info in infos:
         origin = info.distribution or info.module or "-"
-        line = f"{info.identifier.ljust(width)}  {origin}"
+        line = f"{names[info.identifier].ljust(width)}  {origin}"
         availability = getattr(registry[info.identifier], "availability", None) if kind == "model" else None
         if callable(availability):  # a model plugin may say whether it can run here, and how to make it
             state, hint = availability()
             line += f"  [{state}] {hint}"
         print(line)
     return 0
+
+
+def _alias_of(registry, identifier: str) -> str | None:
+    """The identifier an alias stands for (a factory's ``alias_of``, e.g. ``vgg_16`` -> ``vgg16``), else None."""
+    target = getattr(registry[identifier], "alias_of", None)
+    return str(target) if target and registry.is_registered(str(target)) else None
+
+
+def _aliases(registry, infos) -> dict[str, list[str]]:
+    """Model identifier -> its aliases, each listed once beside it instead of on a line of its own."""
+    found: dict[str, list[str]] = {}
+    for info in infos:
+        target = _alias_of(registry, info.identifier)
+        if target:
+            found.setdefault(target, []).append(info.identifier)
+    return found
 
 
 def _ceiling(args) -> int:
@@ -335,17 +303,24 @@ def _data(args) -> int:
 def _report(args) -> int:
     import warnings
 
+    from brainscore_vision._paths import brainscore_home
     from brainscore_vision.report import build_report
 
+    out = args.out if args.out is not None else brainscore_home() / "report"
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            path = build_report(args.out, results_url=args.results_url)
+            path = build_report(out, results_url=args.results_url)
     except Exception as error:
         raise _translate(error, "report") from error
     for warning in caught:  # one plain line each (skipped malformed rows, ...)
         print(f"brainscore report: {warning.message}", file=sys.stderr)
-    print(f"report written to {path or args.out}")
+    print(f"report written to {path or out}")
+    from brainscore_vision.report.plots import matplotlib_missing
+
+    missing = matplotlib_missing()
+    if missing:  # the pages say so too, in place of each figure
+        print(f"brainscore report: the report has no figures. {missing}", file=sys.stderr)
     return 0
 
 

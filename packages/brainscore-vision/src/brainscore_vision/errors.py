@@ -20,6 +20,10 @@ __all__ = [
 
 EXIT_FAILED = 1
 """Exit status of the command line for a failed command (see :mod:`brainscore_vision.cli`)."""
+EXIT_USAGE = 2
+"""Exit status for a bad identifier, argument or address (the message lists close matches where there are any)."""
+EXIT_MISSING_DATA = 3
+"""Exit status when raw data is missing or changed (the message names ``BRAINSCORE_RAW_DATA`` and the path)."""
 
 
 class VisionError(BrainScoreError):

@@ -12,15 +12,21 @@ import os
 from pathlib import Path
 from typing import Any
 
-import boto3
-from botocore import UNSIGNED
-from botocore.config import Config
-from botocore.exceptions import ClientError, HTTPClientError, NoCredentialsError
-from botocore.exceptions import ConnectionError as BotoConnectionError
+from ..errors import MissingExtraError, StoreKeyError, StoreUnreachableError
 
-from ..errors import StoreKeyError, StoreUnreachableError
+S3_INSTALL = "pip install -c constraints.txt './packages/brainio[s3]' (from the repository root)"
 
-__all__ = ["S3Store"]
+try:
+    import boto3
+    from botocore import UNSIGNED
+    from botocore.config import Config
+    from botocore.exceptions import ClientError, HTTPClientError, NoCredentialsError
+    from botocore.exceptions import ConnectionError as BotoConnectionError
+except ImportError as error:  # the s3 extra: say how to get it
+    raise MissingExtraError(f"S3 stores need boto3, which is not installed: {S3_INSTALL}",
+                            name=error.name or "boto3") from error
+
+__all__ = ["S3_INSTALL", "S3Store"]
 
 _CHUNK = 1 << 20
 _DENIED = {"AccessDenied", "403", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",

@@ -204,6 +204,8 @@ class RSABenchmark(BenchmarkBase):
         subjects = [str(s) for s in rdms["subject"].values]
         ceiling = self.ceiling
         score = ceil_score(raw, ceiling)
+        if len(subjects) < 2 and float(ceiling) == 1.0:  # a single RDM (rsa_ceiling): nothing is normalised
+            score.attrs["normalization"] = "none (ceiling 1)"
         # for reports: the model's RDM in the subjects' stimulus order, and the subjects' RDMs
         score.attrs["model_rdm"] = _in_order(model_rdm, stimulus_ids).tolist()
         score.attrs["subject_rdms"] = [rdm.tolist() for rdm in np.asarray(rdms.values, dtype=np.float64)]

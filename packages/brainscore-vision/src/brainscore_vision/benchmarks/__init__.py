@@ -8,12 +8,32 @@ The sub-packages (``cowley2023``, ``kriegeskorte2008``) are plugin modules, name
 this package's ``pyproject.toml`` exactly as a third-party plugin would name its own. Brain-Score's benchmark
 plugin folders (``benchmarks/<folder>/__init__.py`` assigning ``benchmark_registry['<id>'] = ...``) are found by
 identifier, here and in the user plugin folders (see :mod:`brainscore_vision.models`).
+The names are resolved on first use (PEP 562), so that importing a benchmark plugin module (plugin discovery)
+imports neither pandas nor xarray.
 """
 
-from brainscore_core.benchmarks import Benchmark, BenchmarkBase, score_benchmark
-from brainscore_core.normalization import bound_score, ceil_score, explained_variance
+import importlib
+from typing import Any
+
 from brainscore_core.plugin_folders import extend_package_path
+
+_LAZY = {"Benchmark": "brainscore_core.benchmarks", "BenchmarkBase": "brainscore_core.benchmarks",
+         "score_benchmark": "brainscore_core.benchmarks", "bound_score": "brainscore_core.normalization",
+         "ceil_score": "brainscore_core.normalization", "explained_variance": "brainscore_core.normalization"}
 
 __all__ = ["Benchmark", "BenchmarkBase", "bound_score", "ceil_score", "explained_variance", "score_benchmark"]
 
 __path__ = extend_package_path(__path__, __name__)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -185,9 +185,12 @@ class PackagedData:
         """The raw folder, after checking that it exists and that its files have the recorded sha1s."""
         raw = self.raw_directory
         if not raw.is_dir():
+            configured = os.environ.get("BRAINSCORE_RAW_DATA")
+            relative = (f", a relative path: relative to the working directory {os.getcwd()}; set an absolute one"
+                        if configured and not os.path.isabs(os.path.expanduser(configured)) else "")
             raise MissingRawDataError(
                 f"raw data for {self.name!r} not found at {raw}: set BRAINSCORE_RAW_DATA to the folder that "
-                f"contains {self.raw_folder}/ (currently {os.environ.get('BRAINSCORE_RAW_DATA', 'unset')!r})")
+                f"contains {self.raw_folder}/ (currently {configured or 'unset'!r}{relative})")
         for relative, expected in sorted(self.raw_sha1.items()):
             path = raw / relative
             if not path.is_file():

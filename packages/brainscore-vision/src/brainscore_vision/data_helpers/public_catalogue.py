@@ -76,9 +76,8 @@ def load_stimulus_set_by_reference(identifier: str, entry: dict[str, Any] | None
                                          csv_sha1=entry["csv_sha1"], zip_sha1=entry["zip_sha1"],
                                          csv_version_id=entry.get("csv_version_id"),
                                          zip_version_id=entry.get("zip_version_id"))
-    except ImportError as error:
-        raise _unavailable("stimulus_set", entry, ImportError(
-            f"{error}; install brainio's S3 extra (boto3)")) from error
+    except ImportError as error:  # brainio's MissingExtraError names the pip command
+        raise _unavailable("stimulus_set", entry, error) from error
     except _network_errors() as error:
         raise _unavailable("stimulus_set", entry, error) from error
 
@@ -95,8 +94,8 @@ def load_assembly_by_reference(identifier: str, entry: dict[str, Any] | None = N
                                      stimulus_set_loader=stimulus_set_loader)
     except PublicDataUnavailableError:  # its stimulus set could not be fetched: that message names the file
         raise
-    except ImportError as error:
-        raise _unavailable("assembly", entry, ImportError(f"{error}; install brainio's S3 extra (boto3)")) from error
+    except ImportError as error:  # brainio's MissingExtraError names the pip command
+        raise _unavailable("assembly", entry, error) from error
     except _network_errors() as error:
         raise _unavailable("assembly", entry, error) from error
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import uuid
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,40 @@ from brainio.records import read_record, write_record
 
 #: Name of the activations variable in an entry file.
 VARIABLE = "activations"
+
+_logger = logging.getLogger(__name__)
+_NOTICED: set[Path] = set()  # cache folders whose size was already noticed in this process
+
+
+def cache_size(directory: Path) -> int:
+    """Bytes of the complete entry files under ``directory/entries``."""
+    total = 0
+    for folder, _, files in os.walk(directory / "entries"):
+        for name in files:
+            if name.endswith(".nc"):
+                with contextlib.suppress(OSError):
+                    total += os.stat(os.path.join(folder, name)).st_size
+    return total
+
+
+def notice_cache_size(directory: Path) -> bool:
+    """Log one line (once per process and folder) when the cache holds more than the configured threshold
+    (:func:`brainscore_core.config.activation_cache_notice_bytes`, default 5 GB); returns whether it did."""
+    from brainscore_core.config import activation_cache_notice_bytes
+    from brainscore_core.memory_plan import format_bytes
+
+    threshold = activation_cache_notice_bytes()
+    if threshold is None or directory in _NOTICED:
+        return False
+    size = cache_size(directory)
+    if size <= threshold:
+        return False
+    _NOTICED.add(directory)
+    _logger.warning("the activation cache %s holds %s (notice above %s, $BRAINSCORE_CACHE_NOTICE_GB): `brainscore "
+                    "cache` shows every cache's size; `brainscore cache prune --kind activations --max-size %s` "
+                    "deletes the least recently used entries", directory, format_bytes(size), format_bytes(threshold),
+                    format_bytes(threshold).replace(" ", "").replace(".0", ""))
+    return True
 
 
 def default_cache_root() -> Path:
@@ -303,6 +338,7 @@ class ActivationsCache:
         for layer, (start, stop) in writer.columns.items():
             record = {**description, "layer": layer, "entry": relative, "start": start, "stop": stop}
             write_record(self.index_path(keys[layer]), json.loads(json.dumps(record, default=str)))
+        notice_cache_size(self.directory)
 
     def discard(self, writer: EntryWriter | None) -> None:
         """Remove an uncommitted entry's temporary file (nothing happens after :meth:`commit`)."""

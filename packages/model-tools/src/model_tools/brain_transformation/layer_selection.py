@@ -90,7 +90,8 @@ class LayerSelection:
         best = max(self.layers, key=lambda layer: (np.nan_to_num(scores[layer], nan=-np.inf),
                                                    -list(self.layers).index(layer)))
         if cached is None:
-            self._write(key, {"region": region, "scores": scores, "best": best, "layers": list(self.layers)})
+            self._write(key, {"model": self.model_identifier, "region": region, "scores": scores, "best": best,
+                              "layers": list(self.layers)})  # model: `brainscore cache prune --model` finds it
         self.layer_scores_ = {**getattr(self, "layer_scores_", {}), region: dict(scores)}
         logger.info("model %s: region %s -> layer %s (scores %s)", self.model_identifier, region, best, scores)
         return best

@@ -84,7 +84,8 @@ def model_factories() -> dict[str, Callable[[], Any]]:
     """Every model of the zoo: identifier -> zero-argument factory returning a BrainModel.
 
     Each factory has an ``availability()`` attribute: ``(state, hint)`` without importing anything heavy, e.g.
-    ``('needs torchvision', 'install the optional zoo ...')``; ``brainscore list models`` prints it.
+    ``('needs torchvision', 'install the optional zoo ...')``; ``brainscore list models`` prints it. An alias (Brain-Score's
+    name of a zoo model, e.g. ``vgg_16``) has ``alias_of`` (``'vgg16'``): the list shows it beside that model.
     """
     factories: dict[str, Callable[[], Any]] = {"pixels": _pixels, "randomnet": _randomnet}
     classic = {name: name for name in CLASSIC_MODELS} | CLASSIC_ALIASES
@@ -92,6 +93,8 @@ def model_factories() -> dict[str, Callable[[], Any]]:
         for pretrained, suffix in ((True, ""), (False, "-random")):
             factory = functools.partial(_classic, name, pretrained, identifier + suffix)
             factory.availability = _classic_availability(name, pretrained)  # type: ignore[attr-defined]
+            if identifier != name:  # Brain-Score's name of the same model: `brainscore list models` shows it once
+                factory.alias_of = name + suffix  # type: ignore[attr-defined]
             factories[identifier + suffix] = factory
     factories.update({name: functools.partial(_torchvision, name) for name in TORCHVISION_MODELS})
     factories.update({f"timm/{name}": functools.partial(_timm, name) for name in TIMM_MODELS})

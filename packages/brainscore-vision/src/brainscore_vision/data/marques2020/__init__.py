@@ -28,14 +28,16 @@ Schiller and DeValois1982b -> spatial_frequency, FreemanZiemba -> FreemanZiemba2
 from __future__ import annotations
 
 import functools
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers import PackagedData
 from brainscore_vision.data_helpers.public_catalogue import PublicDataUnavailableError
 from brainscore_vision.errors import StimuliUnavailableError, UnknownPropertyError
 from brainscore_vision.utils import LazyLoad
+
+if TYPE_CHECKING:  # numpy is imported where it is used: registering this plugin imports nothing heavy
+    import numpy as np
 
 __all__ = ["ASSEMBLY_STIMULUS_SETS", "FREEMAN_ZIEMBA_STIMULI", "STIMULUS_SETS", "StimuliUnavailableError",
            "UnknownPropertyError", "property_bins", "property_names"]
@@ -126,6 +128,8 @@ def load_freeman_ziemba_stimuli():
 
 def property_names(assembly) -> list[str]:
     """The property names of a ``neuroid x neuronal_property`` assembly, in order."""
+    import numpy as np
+
     return [str(name) for name in np.asarray(assembly["neuronal_property"].values)]
 
 
@@ -142,6 +146,8 @@ def property_bins(assembly, property_name: str) -> np.ndarray:
         raise UnknownPropertyError(
             f"assembly {assembly.attrs.get('identifier')!r} has no property {property_name!r} with bins "
             f"(attrs[{key!r}]); it holds {property_names(assembly)}")
+    import numpy as np
+
     return np.asarray(assembly.attrs[key], dtype=float)
 
 

@@ -1,0 +1,89 @@
+"""The Dask cluster behind ``brainscore score --workers N`` / ``--scheduler ADDRESS``: opened with a line saying so,
+a scheduler that cannot be reached within seconds as one line (exit status 2), and a quiet shutdown (the local
+cluster's workers exit in time: :mod:`brainscore_vision._dask_quick_exit`).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from brainscore_vision.errors import EXIT_USAGE, CommandError
+
+__all__ = ["CONNECT_TIMEOUT_S", "close_quietly", "open_client"]
+
+CONNECT_TIMEOUT_S = 5.0
+"""Seconds to wait for a scheduler's port to answer, and again for the Dask handshake."""
+DASK_INSTALL = "pip install -c constraints.txt './packages/brainscore-vision[dask]' (from the repository root)"
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a ``tcp://host:port`` or ``host:port`` address, None for other schemes."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp":
+        return None
+    try:
+        port = parts.port
+    except ValueError:
+        raise CommandError(f"--scheduler {address}: not an address of the form tcp://HOST:PORT", EXIT_USAGE) from None
+    if not parts.hostname or port is None:
+        raise CommandError(f"--scheduler {address}: not an address of the form tcp://HOST:PORT", EXIT_USAGE)
+    return parts.hostname, port
+
+
+def _probe(address: str) -> None:
+    """Fail in seconds, in one line, when nothing listens at the scheduler's address."""
+    target = _host_port(address)
+    if target is None:
+        return
+    try:
+        with socket.create_connection(target, timeout=CONNECT_TIMEOUT_S):
+            pass
+    except OSError as error:
+        reason = "timed out" if isinstance(error, TimeoutError) else (error.strerror or type(error).__name__).lower()
+        raise CommandError(f"cannot reach the Dask scheduler at {address}: {reason} within {CONNECT_TIMEOUT_S:.0f} s "
+                           "(is `dask scheduler` running there? check host and port)", EXIT_USAGE) from None
+
+
+def open_client(workers: int | None, scheduler: str | None, say: Callable[[str], None]) -> tuple[Any, list]:
+    """The Dask client of ``--workers`` / ``--scheduler`` (None, [] for neither) and what to close afterwards."""
+    if workers is None and scheduler is None:
+        return None, []
+    if workers is not None and scheduler is not None:
+        raise CommandError("give --workers or --scheduler, not both", EXIT_USAGE)
+    if workers is not None and workers < 1:
+        raise CommandError(f"--workers {workers}: give at least 1 worker", EXIT_USAGE)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CommandError(f"--workers / --scheduler need Dask: {DASK_INSTALL}", EXIT_USAGE) from None
+    start = time.perf_counter()
+    if scheduler is not None:
+        say(f"connecting to the Dask scheduler at {scheduler}")
+        _probe(scheduler)
+        try:
+            client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
+        except Exception as error:  # an unknown scheme, a port that is not a scheduler, a refused handshake
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise CommandError(f"cannot use the Dask scheduler at {scheduler}: {first}", EXIT_USAGE) from None
+        count = len(client.scheduler_info().get("workers", {}))
+        say(f"connected in {time.perf_counter() - start:.1f} s; {count} worker(s)")
+        return client, [client]
+    say(f"starting a local Dask cluster of {workers} worker process(es)")
+    from brainscore_core.local_cluster import start_local_cluster
+
+    client, cluster = start_local_cluster(workers)  # workers die with this process, CPU time bounded
+    from brainscore_vision._dask_quick_exit import QuickExit
+
+    client.register_plugin(QuickExit())
+    say(f"cluster ready in {time.perf_counter() - start:.1f} s")
+    return client, [client, cluster]
+
+
+def close_quietly(closers: list) -> None:
+    """Close the client, then the local cluster it ran on (workers exit without being killed, see QuickExit)."""
+    for closer in closers:
+        closer.close()

@@ -1,0 +1,92 @@
+"""``brainscore score`` with a Dask cluster and as a dry run: a scheduler that cannot be reached is one line (exit
+status 2); ``--workers`` shows each pair's progress from the start and shuts down quietly; ``--dry-run`` builds no
+model, downloads nothing and marks the pairs whose model needs weights."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+
+from brainscore_vision.cli import EXIT_USAGE, main
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:  # bound, never listening, then closed: nothing answers there
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_unreachable_scheduler_is_one_line_with_exit_status_2(capsys):
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    status = main(["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store",
+                   "--scheduler", address])
+    err = capsys.readouterr().err
+    assert status == EXIT_USAGE
+    problems = [line for line in err.splitlines() if line.startswith("brainscore score:")]
+    assert problems == [f"brainscore score: cannot reach the Dask scheduler at {address}: connection refused within "
+                        "5 s (is `dask scheduler` running there? check host and port)"]
+    assert "Traceback" not in err
+
+
+def test_malformed_scheduler_address_is_one_line(capsys):
+    for address, expected in (("tcp://127.0.0.1:notaport", "not an address of the form tcp://HOST:PORT"),
+                              ("foo://somewhere:1", "unknown address scheme 'foo'")):
+        status = main(["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store",
+                       "--scheduler", address])
+        err = capsys.readouterr().err
+        assert status == EXIT_USAGE and expected in err and "Traceback" not in err
+
+
+def _run(code: str, tmp_path, **environment) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "TORCH_HOME": str(tmp_path / "torch"),
+           "BRAINSCORE_HOME": str(tmp_path / "brainscore_home"), **environment}
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+                          timeout=300, check=False, cwd=tmp_path)
+
+
+def test_dry_run_offline_builds_no_model_and_marks_those_needing_weights(tmp_path, kriegeskorte_raw):
+    """alexnet needs downloaded weights; offline (every connection refused) the dry run still plans it, marks it, and
+    neither imports torch (no model is built) nor writes a weights file."""
+    result = _run("""
+        import socket, sys
+        def offline(*args, **kwargs):
+            raise OSError("network disabled in this test")
+        socket.socket.connect = offline
+        socket.create_connection = offline
+        from brainscore_vision.cli import main
+        status = main(["score", "--model", "alexnet", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm",
+                       "--no-store", "--dry-run"])
+        print("torch imported:", "torch" in sys.modules)
+        sys.exit(status)
+    """, tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "dry run of 2 pair(s): 2 model(s) x 1 benchmark(s); no model is built, nothing is downloaded " \
+                       "or scored"
+    alexnet = next(line for line in lines if line.startswith("  alexnet on"))
+    assert "model NEEDS WEIGHTS: downloaded on first use from https://download.pytorch.org/models/alexnet" in alexnet
+    assert next(line for line in lines if line.startswith("  pixels on")).endswith(": score")
+    assert "1 pair(s) need something before they can run here" in result.stdout
+    assert "torch imported: False" in result.stdout
+    assert not list((tmp_path / "brainscore_home").rglob("*.pth")) and not (tmp_path / "torch").exists()
+
+
+def test_workers_show_progress_from_the_start_and_shut_down_quietly(tmp_path, kriegeskorte_raw):
+    result = subprocess.run([sys.executable, "-m", "brainscore_vision.cli", "score", "--model", "pixels",
+                             "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store", "--workers", "1"],
+                            env={**os.environ, "BRAINSCORE_PROGRESS": "0"}, capture_output=True, text=True,
+                            timeout=300, check=False, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    pair = "pixels on Kriegeskorte2008.hIT-rdm"
+    assert lines[0] == "scoring 1 pair(s): 1 model(s) x 1 benchmark(s)"
+    assert lines[2] == "starting a local Dask cluster of 1 worker process(es)" and lines[3].startswith("cluster ready")
+    assert lines[4].startswith(f"{pair}: started on tcp://127.0.0.1:")
+    assert f"{pair}: loading the benchmark" in lines and f"{pair}: scoring" in lines
+    assert lines.index(f"{pair}: scoring") < next(i for i, line in enumerate(lines) if " ceiled (ok)" in line)
+    for noise in ("Traceback", "still alive", "ERROR", "WARNING", "killing"):
+        assert noise not in result.stderr, result.stderr
+    assert result.stdout.splitlines()[2].split()[:2] == ["pixels", "Kriegeskorte2008.hIT-rdm"]
