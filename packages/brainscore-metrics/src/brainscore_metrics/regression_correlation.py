@@ -30,10 +30,18 @@ from brainscore_metrics.splits import StimulusSplitter, aggregate_splits, indice
 
 __all__ = [
     "CrossRegressedCorrelation",
-    "ReverseCrossRegressedCorrelation",
     "SplitRegressedCorrelation",
     "correlate_splits",
 ]
+
+
+def __getattr__(name: str):
+    # reverse predictivity lives in its own module (it imports this one); the old import path keeps working
+    if name == "ReverseCrossRegressedCorrelation":
+        from brainscore_metrics.reverse_predictivity import ReverseCrossRegressedCorrelation
+
+        return ReverseCrossRegressedCorrelation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def correlate_splits(xp, predictions, targets) -> np.ndarray:
@@ -162,14 +170,6 @@ class CrossRegressedCorrelation(Metric):
                                         confidence=self.confidence, random_state=self.bootstrap_random_state)
             attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         return make_score(center, error, raw=raw_score(raw, ["split", "neuroid"], raw_coords), **attrs)
-
-
-class ReverseCrossRegressedCorrelation(CrossRegressedCorrelation):
-    """:class:`CrossRegressedCorrelation` with source and target swapped (predict the model from the
-    brain); splits are drawn from the source."""
-
-    def __call__(self, source, target) -> Score:
-        return super().__call__(target, source)
 
 
 class SplitRegressedCorrelation(SplitMetric):
