@@ -12,6 +12,7 @@ from brainscore_core.errors import BrainScoreError
 
 __all__ = [
     "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "GratingLayoutError",
+    "LocalDataMissingError",
     "MissingRawDataError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
     "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
     "UnitSelectionError", "UnknownPropertyError", "VisionError",
@@ -44,6 +45,11 @@ class PublicDataUnavailableError(VisionError, OSError):
 
 class StimuliUnavailableError(PublicDataUnavailableError):
     """A registered stimulus set whose images are neither in the raw data nor reachable in Brain-Score's store."""
+
+
+class LocalDataMissingError(VisionError, FileNotFoundError):
+    """Data that may not be redistributed (THINGS, NSD, LAION-fMRI, ImageNet) is not where its local folder points;
+    the message says what to fetch and which variable to set."""
 
 
 class StimulusTableError(VisionError, ValueError):
