@@ -25,7 +25,7 @@ from brainscore_vision.benchmark_helpers._timebins import (
     timebins_of,
 )
 from brainscore_vision.benchmark_helpers.neuroid_wise import neuroid_wise_explained_var
-from brainscore_vision.benchmark_helpers.rsa_subjects import RSABenchmark  # Brain-Score's, on subjects' recordings
+from brainscore_vision.benchmark_helpers.rsa_subjects import RSABenchmark
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
