@@ -61,7 +61,10 @@ def children_inputs():
 def main():
     from brainscore_core.metrics import Score
     from brainscore_core.supported_data_standards.brainio.assemblies import NeuroidAssembly
-    from brainscore_vision.benchmark_helpers.multi_subject import KFoldNeuralBenchmark, MultiSubjectNeuralBenchmark
+    from brainscore_vision.benchmark_helpers.multi_subject import (
+        KFoldNeuralBenchmark,
+        MultiSubjectNeuralBenchmark,
+    )
     from brainscore_vision.benchmark_helpers.neural_common import (
         flatten_timebins_into_neuroids,
         neuroid_wise_explained_var,
