@@ -26,13 +26,14 @@ VISUAL_DEGREES = 8
 NUMBER_OF_TRIALS = 50
 
 
-def reverse_predictivity_benchmark(region: str) -> NeuralBenchmark:
-    """``MajajHong2015public.<region>-reverse_pls``."""
-    repetitions = LazyLoad(lambda: majajhong_assembly(region, average_repetitions=False))
+def reverse_predictivity_benchmark(region: str, assembly=None) -> NeuralBenchmark:
+    """``MajajHong2015public.<region>-reverse_pls``; ``assembly`` (default None: ``MajajHong2015.public``) holds the
+    trials of both regions."""
+    repetitions = LazyLoad(lambda: majajhong_assembly(region, average_repetitions=False, assembly=assembly))
     ceiler = load_ceiling("predictor_consistency")
     return NeuralBenchmark(
         identifier=f"MajajHong2015public.{region}-reverse_pls", version=4,
-        assembly=LazyLoad(lambda: majajhong_assembly(region, average_repetitions=True)),
+        assembly=LazyLoad(lambda: majajhong_assembly(region, average_repetitions=True, assembly=assembly)),
         similarity_metric=load_metric("reverse_pls", crossvalidation_kwargs={"stratification_coord": "object_name"}),
         visual_degrees=VISUAL_DEGREES, number_of_trials=NUMBER_OF_TRIALS, ceiling_func=lambda: ceiler(repetitions),
         parent=region, bibtex=BIBTEX, region=region, timebins=[(70, 170)])

@@ -111,12 +111,13 @@ def MajajHong2015PublicPLS(region: str) -> NeuralBenchmark:
                        timebins=[(70, 170)], bibtex=MAJAJHONG_BIBTEX)
 
 
-def MajajHong2015PublicTemporalPLS(region: str, time_interval: int = 10) -> NeuralBenchmark:
-    repetitions = LazyLoad(lambda: majajhong_temporal_assembly(region, False, time_interval))
+def MajajHong2015PublicTemporalPLS(region: str, time_interval: int = 10, assembly=None) -> NeuralBenchmark:
+    """``assembly`` (default None: ``MajajHong2015.temporal.public``) holds the trials of both regions."""
+    repetitions = LazyLoad(lambda: majajhong_temporal_assembly(region, False, time_interval, assembly))
     ceiler = load_ceiling("internal_consistency_temporal")
     return NeuralBenchmark(
         identifier=f"MajajHong2015.{region}.public-temporal-pls", version=4,
-        assembly=LazyLoad(lambda: majajhong_temporal_assembly(region, True, time_interval)),
+        assembly=LazyLoad(lambda: majajhong_temporal_assembly(region, True, time_interval, assembly)),
         similarity_metric=load_metric("spantime_pls", crossvalidation_kwargs={"stratification_coord": "object_name"}),
         visual_degrees=8, number_of_trials=50, ceiling_func=lambda: ceiler(repetitions), parent=region,
         bibtex=MAJAJHONG_BIBTEX, region=region)
