@@ -120,3 +120,173 @@ def test_a_missing_things_image_is_named(things_data, tmp_path):
     (tmp_path / "things" / "object_images" / missing.rsplit("_", 1)[0] / f"{missing}.jpg").unlink()
     with pytest.raises(LocalDataMissingError, match=missing):
         brainscore_vision.load_stimulus_set("Hebart2023_fmri_stim_test")
+
+
+# ------------------------------------------------------------------------------------------------ Allen2022
+@pytest.fixture
+def nsd_folder(tmp_path, monkeypatch):
+    """Allen2022_fmri train/test files packaged by brainio into a folder, recorded sha1s pointed at them."""
+    import pandas as pd
+
+    from brainio.packaging import package_data_assembly_locally, package_stimulus_set_locally
+    from brainio.stimuli import StimulusSet
+    from brainscore_vision.data import allen2022
+
+    folder = tmp_path / "nsd"
+    train_ids, test_ids = things_ids(30), things_ids(12, offset=30)
+    write_images(tmp_path / "images", train_ids + test_ids)
+    voxels = voxel_coords(["subj01", "subj02", "subj05"], ["V1", "IT"], 7, "nc_testset", seed=4)
+    files = dict(allen2022.FILES)
+    data = {}
+    for split, ids, repetitions in (("train", train_ids, 1), ("test", test_ids, 3)):
+        stimuli = StimulusSet(pd.DataFrame({"stimulus_id": ids}))
+        stimuli.stimulus_paths = {s: tmp_path / "images" / f"{s}.jpg" for s in ids}
+        name = f"Allen2022_fMRI_{split}_Stimuli"
+        packaged = package_stimulus_set_locally(stimuli, name, downloads_path=folder)
+        files[f"Allen2022_fmri_stim_{split}"] = (name, (packaged["csv_sha1"], packaged["zip_sha1"]))
+        data[split] = recordings(ids, repetitions, voxels, seed=6 + repetitions)
+        assembly_name = f"Allen2022_fMRI_{split}_Assembly"
+        packaged = package_data_assembly_locally(data[split], assembly_name, name, downloads_path=folder)
+        files[f"Allen2022_fmri_{split}"] = (assembly_name, packaged["sha1"], f"Allen2022_fmri_stim_{split}")
+    monkeypatch.setattr(allen2022, "FILES", files)
+    monkeypatch.setenv("BRAINSCORE_NSD_DIR", str(folder))
+    return data, train_ids + test_ids
+
+
+def test_allen2022_dual_ridge_equals_scikit_learn_ridge_per_subject(nsd_folder):
+    data, ids = nsd_folder
+    benchmark = brainscore_vision.load_benchmark("Allen2022_fmri.V1-ridge")
+    score = benchmark(feature_model(ids, 8.4))
+    train, test = (data[split].squeeze("time_bin") for split in ("train", "test"))
+    keep = np.flatnonzero((np.asarray(train["region"].values) == "V1") & (np.asarray(train["nc_testset"].values) > 30))
+    expected = _expected_per_subject(benchmark, train.isel(neuroid=keep), test.isel(neuroid=keep),
+                                     lambda: Ridge(alpha=1.0), ["subj01", "subj02", "subj05"])
+    assert float(score) == pytest.approx(expected, rel=1e-8)
+
+
+def test_allen2022_rsa_equals_spearman_over_subjects(nsd_folder):
+    import scipy.stats
+
+    data, ids = nsd_folder
+    benchmark = brainscore_vision.load_benchmark("Allen2022_fmri.IT-rdm")
+    score = benchmark(feature_model(ids, 8.4))
+    means = {}
+    for split in ("train", "test"):
+        assembly = data[split].squeeze("time_bin")
+        keep = np.flatnonzero((np.asarray(assembly["region"].values) == "IT")
+                              & (np.asarray(assembly["nc_testset"].values) > 30))
+        means[split] = mean_over_repetitions(assembly.isel(neuroid=keep))
+    order = np.argsort(means["train"][0] + means["test"][0])  # RDMs in sorted stimulus order
+    patterns = np.concatenate([means["train"][1], means["test"][1]])[order]
+    ids_sorted = np.asarray(means["train"][0] + means["test"][0])[order]
+    upper = np.triu_indices(len(ids_sorted), k=1)
+    model = (1 - np.corrcoef(features_of(ids_sorted)))[upper]
+    subjects = np.asarray(data["train"].isel(neuroid=np.flatnonzero(
+        (np.asarray(data["train"]["region"].values) == "IT")
+        & (np.asarray(data["train"]["nc_testset"].values) > 30)))["subject"].values)
+    rdms = [(1 - np.corrcoef(patterns[:, subjects == s]))[upper] for s in np.unique(subjects)]
+    raw = np.mean([scipy.stats.spearmanr(model, rdm)[0] for rdm in rdms])
+    ceiling = np.mean([scipy.stats.spearmanr(rdm, np.mean(rdms, axis=0))[0] for rdm in rdms])
+    assert float(score.attrs["raw"]) == pytest.approx(raw, rel=1e-9)
+    assert float(score) == pytest.approx(raw / ceiling, rel=1e-9)
+
+
+def test_nsd_missing_says_which_folder_to_set(monkeypatch):
+    monkeypatch.delenv("BRAINSCORE_NSD_DIR", raising=False)
+    with pytest.raises(LocalDataMissingError) as raised:
+        brainscore_vision.load_dataset("Allen2022_fmri_surface_test")
+    assert "\n" not in str(raised.value) and "BRAINSCORE_NSD_DIR" in str(raised.value)
+
+
+def test_nsd_files_with_other_bytes_are_refused(nsd_folder):
+    from brainio.errors import Sha1MismatchError
+    from brainscore_vision.data import allen2022
+
+    name, _, stimuli = allen2022.FILES["Allen2022_fmri_test"]
+    allen2022.FILES["Allen2022_fmri_test"] = (name, "0" * 40, stimuli)
+    with pytest.raises(Sha1MismatchError):
+        brainscore_vision.load_dataset("Allen2022_fmri_test")
+
+
+# ------------------------------------------------------------------------------------------------- ImageNet
+@pytest.mark.parametrize("layout", ["folders", "flat"])
+def test_imagenet_top1_from_a_local_folder(tmp_path, monkeypatch, layout):
+    from brainio.assemblies import BehavioralAssembly
+    from brainscore_vision.benchmark_helpers.test_helper import PrecomputedFeatures
+
+    synsets = ["n01440764", "n01443537", "n01484850"]
+    files = {f"ILSVRC2012_val_{i:08d}": synsets[i % 3] for i in range(1, 13)}
+    if layout == "folders":
+        for name, synset in files.items():
+            write_images(tmp_path / synset, [name], suffix=".JPEG")
+    else:
+        write_images(tmp_path, list(files), suffix=".JPEG")
+        (tmp_path / "LOC_val_solution.csv").write_text(
+            "ImageId,PredictionString\n" + "".join(f"{n},{s} 1 2 3 4\n" for n, s in files.items()))
+    monkeypatch.setenv("BRAINSCORE_IMAGENET_DIR", str(tmp_path))
+    answers = {f"{n}.JPEG": (s if i % 4 else synsets[0]) for i, (n, s) in enumerate(files.items())}
+    model = PrecomputedFeatures(BehavioralAssembly(list(answers.values()), coords={
+        "stimulus_id": ("presentation", list(answers))}, dims=["presentation"]))
+    score = brainscore_vision.load_benchmark("ImageNet-top1")(model)
+    expected = np.mean([answers[f"{n}.JPEG"] == s for n, s in files.items()])
+    assert float(score) == pytest.approx(expected, abs=1e-12) and 0 < expected < 1
+
+
+def test_imagenet_missing_says_what_to_fetch(monkeypatch):
+    monkeypatch.delenv("BRAINSCORE_IMAGENET_DIR", raising=False)
+    with pytest.raises(LocalDataMissingError, match="BRAINSCORE_IMAGENET_DIR"):
+        brainscore_vision.load_benchmark("ImageNet-top1").stimulus_count()
+
+
+# ----------------------------------------------------------------------- MajajHong2015: reverse and temporal
+def _majajhong_trials(n_images=48, repetitions=4, time_bins=((70, 170),)):
+    ids = [f"im{i:02d}" for i in range(n_images)]
+    neuroids = {"neuroid_id": ("neuroid", [f"n{i}" for i in range(60)]), "region": ("neuroid", ["V4"] * 30 + ["IT"] * 30)}
+    trials = recordings(ids, repetitions, neuroids, noise=0.7, time_bins=time_bins, extra_presentation={
+        "object_name": ("presentation", [f"o{i % 4}" for i in range(n_images)] * repetitions)})
+    trials.attrs["stimulus_set"] = _stimuli(ids)
+    return trials, ids
+
+
+def test_reverse_pls_benchmark_is_the_metric_over_predictor_consistency():
+    from brainscore_vision.benchmarks.muzellec2026.benchmark import reverse_predictivity_benchmark
+
+    trials, ids = _majajhong_trials()
+    benchmark = reverse_predictivity_benchmark("IT", assembly=trials)
+    model = feature_model(ids, 8)
+    score = benchmark(model)
+    it = trials.isel(neuroid=slice(30, 60)).squeeze("time_bin")
+    averaged = brainscore_vision.benchmark_helpers.neural_common.average_repetition(it)
+    stimuli = _stimuli(ids)
+    raw = brainscore_vision.load_metric("reverse_pls", crossvalidation_kwargs={"stratification_coord": "object_name"})(
+        model.look_at(stimuli), averaged)
+    ceiling = brainscore_vision.load_ceiling("predictor_consistency")(it)
+    assert float(score) == pytest.approx(float(raw) ** 2 / float(ceiling), rel=1e-10)
+    assert benchmark.identifier == "MajajHong2015public.IT-reverse_pls" and benchmark.version == 4
+
+
+def _stimuli(ids):
+    import pandas as pd
+
+    from brainio.stimuli import StimulusSet
+
+    stimuli = StimulusSet(pd.DataFrame({"stimulus_id": ids, "object_name": [f"o{i % 4}" for i in range(len(ids))]}))
+    stimuli.identifier = "majajhong-like"
+    return stimuli
+
+
+def test_temporal_pls_rebins_to_10_ms_and_scores_per_bin():
+    from brainscore_vision.benchmarks.public_reference.benchmark import (
+        MajajHong2015PublicTemporalPLS,
+        majajhong_temporal_assembly,
+    )
+
+    trials, ids = _majajhong_trials(n_images=40, repetitions=3, time_bins=[(t, t + 20) for t in range(0, 100, 20)])
+    aligned = majajhong_temporal_assembly("V4", False, assembly=trials)
+    assert list(zip(aligned["time_bin_start"].values, aligned["time_bin_end"].values)) == [
+        (t, t + 10) for t in range(0, 90, 10)]
+    np.testing.assert_allclose(aligned.isel(time_bin=1).values,  # 10-20 ms: half of the first 20-ms bin
+                               trials.isel(neuroid=slice(0, 30), time_bin=0).values)
+    benchmark = MajajHong2015PublicTemporalPLS("V4", assembly=trials)
+    assert benchmark.timebins == [(t, t + 10) for t in range(0, 90, 10)]
+    assert benchmark.identifier == "MajajHong2015.V4.public-temporal-pls"
