@@ -290,3 +290,23 @@ def test_temporal_pls_rebins_to_10_ms_and_scores_per_bin():
     benchmark = MajajHong2015PublicTemporalPLS("V4", assembly=trials)
     assert benchmark.timebins == [(t, t + 10) for t in range(0, 90, 10)]
     assert benchmark.identifier == "MajajHong2015.V4.public-temporal-pls"
+
+
+# ------------------------------------------------------------------------- #2169: old versions keep their number
+def test_old_versions_keep_the_old_mapping(things_data):
+    from brainscore_vision.benchmark_helpers.ceiling_mapping import normalization_for
+    from brainscore_vision.benchmarks.things.benchmark import ThingsTrainTest
+
+    assert normalization_for("MajajHong2015.IT.public-pls", 3) == "legacy_squared"
+    assert normalization_for("MajajHong2015.IT.public-pls", 4) == "r2_over_ceiling"
+    assert normalization_for("Cowley2023.V4-pls", 1) == "r2_over_ceiling"
+    data, ids = things_data
+    current = ThingsTrainTest("Hebart2023_fmri", "IT", "ridge")
+    old = ThingsTrainTest("Hebart2023_fmri", "IT", "ridge")
+    old._version, old._normalization = 2, normalization_for("Hebart2023_fmri.IT-ridge", 2)
+    model = feature_model(ids, 10)
+    new_score, old_score = current(model), old(model)
+    per_subject_raw = np.asarray(new_score.attrs["raw"].attrs["raw"].values)
+    ceilings = [_slice_ceiling(current, s) for s in new_score.attrs["raw"].attrs["raw"]["subject"].values]
+    assert float(new_score) == pytest.approx(np.mean(per_subject_raw ** 2 / ceilings), rel=1e-10)
+    assert float(old_score) == pytest.approx(np.mean((per_subject_raw / ceilings) ** 2), rel=1e-10)

@@ -24,6 +24,7 @@ from brainscore_vision.benchmark_helpers._timebins import (
     squeeze_time_bin,
     timebins_of,
 )
+from brainscore_vision.benchmark_helpers.ceiling_mapping import normalization_for
 from brainscore_vision.benchmark_helpers.neuroid_wise import neuroid_wise_explained_var
 from brainscore_vision.benchmark_helpers.rsa_subjects import RSABenchmark
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
@@ -110,6 +111,8 @@ class _RecordingBenchmark(BenchmarkBase):
                  bibtex: str | None, *, timebins, region, ceiling_data, normalization: str):
         if ceiling_data is None:
             ceiling_data = ceiling_data_of(ceiling_func)
+        if normalization is None:  # the rule of this version (Brain-Score #2169: old versions keep their number)
+            normalization = normalization_for(identifier, version)
         super().__init__(identifier=identifier, ceiling_func=ceiling_func, version=version, parent=parent,
                          bibtex=bibtex, ceiling_data=ceiling_data)
         self._similarity_metric = similarity_metric
@@ -186,14 +189,16 @@ class NeuralBenchmark(_RecordingBenchmark):
     ceiling_data : object or None, default=None
         What the ceiling is computed from (the repetition assembly); its content digest keys the ceiling
         cache. None looks for assemblies in ``ceiling_func``'s closure.
-    normalization : str, default='r2_over_ceiling'
-        ``'r2_over_ceiling'`` (raw^2 / ceiling) or ``'legacy_squared'`` ((raw / ceiling)^2).
+    normalization : str or None, default=None
+        ``'r2_over_ceiling'`` (raw^2 / ceiling) or ``'legacy_squared'`` ((raw / ceiling)^2); None is the rule of
+        ``version`` (:func:`~brainscore_vision.benchmark_helpers.ceiling_mapping.normalization_for`: the corrected
+        rule, except for versions older than Brain-Score's correction of the family).
     """
 
     def __init__(self, identifier: str, assembly, similarity_metric: Metric, visual_degrees: float,
                  number_of_trials: int, ceiling_func: Callable[[], Score] | None = None, version: int = 1,
                  parent: str | None = None, bibtex: str | None = None, *, timebins=None, region=None,
-                 ceiling_data=None, normalization: str = "r2_over_ceiling"):
+                 ceiling_data=None, normalization: str | None = None):
         super().__init__(identifier, similarity_metric, ceiling_func, visual_degrees, number_of_trials, version,
                          parent, bibtex, timebins=timebins, region=region, ceiling_data=ceiling_data,
                          normalization=normalization)
@@ -248,7 +253,7 @@ class TrainTestNeuralBenchmark(_RecordingBenchmark):
     def __init__(self, identifier: str, train_assembly, test_assembly, similarity_metric: Metric,
                  ceiling_func: Callable[[], Score] | None, visual_degrees: float, number_of_trials: int,
                  version: int = 1, parent: str | None = None, bibtex: str | None = None, *, timebins=None,
-                 region=None, ceiling_data=None, normalization: str = "r2_over_ceiling",
+                 region=None, ceiling_data=None, normalization: str | None = None,
                  alpha_coord: str | None = None, per_voxel_ceilings: bool = False):
         super().__init__(identifier, similarity_metric, ceiling_func, visual_degrees, number_of_trials, version,
                          parent, bibtex, timebins=timebins, region=region, ceiling_data=ceiling_data,

@@ -104,10 +104,12 @@ def _public_pls(identifier: str, region: str, load, *, stratification_coord: str
         parent=region, bibtex=bibtex, region=region, timebins=timebins)
 
 
-def MajajHong2015PublicPLS(region: str) -> NeuralBenchmark:
+def MajajHong2015PublicPLS(region: str, version: int = 4) -> NeuralBenchmark:
+    """``version=3`` gives the number of Brain-Score's version 3, (raw / ceiling)^2 (see
+    :mod:`brainscore_vision.benchmark_helpers.ceiling_mapping`)."""
     return _public_pls(f"MajajHong2015.{region}.public-pls", region,
                        lambda average: majajhong_assembly(region, average_repetitions=average),
-                       stratification_coord="object_name", visual_degrees=8, number_of_trials=50, version=4,
+                       stratification_coord="object_name", visual_degrees=8, number_of_trials=50, version=version,
                        timebins=[(70, 170)], bibtex=MAJAJHONG_BIBTEX)
 
 
