@@ -1,7 +1,7 @@
 """Inputs shared by the tests of the newest metrics and the script that runs Brain-Score's code on them.
 
 Plain numpy only (``numpy.random.default_rng``, whose streams are the same under numpy 1.26 and 2.x), so that
-``benchmarks/reference_newest.py`` can build the same arrays inside a throwaway Brain-Score venv. Each function
+``benchmarks/bench_newest.py`` can build the same arrays inside a throwaway Brain-Score venv. Each function
 returns plain arrays and coordinate lists; the callers wrap them in their own assembly classes.
 """
 

@@ -1,6 +1,6 @@
 """The newest metrics against Brain-Score's own code on the same arrays.
 
-Expected numbers: ``tests/data/reference_newest.json``, written by ``benchmarks/reference_newest.py values`` run in
+Expected numbers: ``tests/data/reference_newest.json``, written by ``benchmarks/bench_newest.py values`` run in
 a throwaway venv with brainscore-vision 2.4.2 (its metric files are byte-identical to brain-score/vision at commit
 c642dbe42aae3ed064bc0b66f70a80b264021164): Brain-Score's ``ReverseCrossRegressedCorrelation`` /
 ``ReverseTrainTestSplitCorrelation`` with ``pls_regression()``, ``TrainTestSplitCorrelation`` with
@@ -23,7 +23,7 @@ EXPECTED = json.loads((HERE / "data" / "reference_newest.json").read_text())["ca
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("reference_newest", HERE.parent / "benchmarks" / "reference_newest.py")
+    spec = importlib.util.spec_from_file_location("bench_newest", HERE.parent / "benchmarks" / "bench_newest.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

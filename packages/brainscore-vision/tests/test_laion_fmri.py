@@ -140,13 +140,13 @@ def test_rsa_per_subject_over_the_mean_ncsnr(laion_folder):
 
 def _unbiased_cka(x, y):
     """Song et al.'s U-statistic HSIC on linear kernels with zeroed diagonals, written out."""
-    def hsic(k, l):
+    def hsic(k, m):
         n = k.shape[0]
-        k, l = k - np.diag(np.diag(k)), l - np.diag(np.diag(l))
-        return (np.sum(k * l) + k.sum() * l.sum() / ((n - 1) * (n - 2)) - 2 / (n - 2) * k.sum(1) @ l.sum(1)) / (
+        k, m = k - np.diag(np.diag(k)), m - np.diag(np.diag(m))
+        return (np.sum(k * m) + k.sum() * m.sum() / ((n - 1) * (n - 2)) - 2 / (n - 2) * k.sum(1) @ m.sum(1)) / (
             n * (n - 3))
-    k, l = x @ x.T, y @ y.T
-    return hsic(k, l) / (np.sqrt(hsic(k, k) * hsic(l, l)) + 1e-12)
+    k, m = x @ x.T, y @ y.T
+    return hsic(k, m) / (np.sqrt(hsic(k, k) * hsic(m, m)) + 1e-12)
 
 
 def test_cka_over_the_pairwise_intersubject_cka(laion_folder):

@@ -10,10 +10,12 @@ byte-identical to brain-score/vision at commit c642dbe42aae3ed064bc0b66f70a80b26
 Commands (from this package's folder)::
 
     # the expected values of tests/test_newest_reference.py (written to tests/data/reference_newest.json)
-    /tmp/ref30venv/bin/python benchmarks/reference_newest.py values --raw-data ../../../shared/data \
+    /tmp/ref30venv/bin/python benchmarks/bench_newest.py values --raw-data ../../../shared/data \
         --out tests/data/reference_newest.json
     # speed: both sides in one run, interleaved, median of --repeat calls each, ratios printed
-    python benchmarks/reference_newest.py speed --reference-python /tmp/ref30venv/bin/python --repeat 3
+    python benchmarks/bench_newest.py speed --reference-python /tmp/ref30venv/bin/python --repeat 3
+    # without arguments (``nox -s benchmarks``): the same, with $BRAINSCORE_REFERENCE_PYTHON as the reference side,
+    # or our timings alone when it is not set
 
 Both sides build the same arrays from ``tests/_newest_inputs.py`` (plain numpy) and time only the metric call.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -316,10 +319,11 @@ def main(argv=None):
     side.add_argument("--repeat", type=int, default=3)
     side.add_argument("--cases", nargs="*", default=list(SPEED_CASES))
     speed = sub.add_parser("speed")
-    speed.add_argument("--reference-python", required=True)
+    speed.add_argument("--reference-python", default=os.environ.get("BRAINSCORE_REFERENCE_PYTHON"))
     speed.add_argument("--repeat", type=int, default=3)
     speed.add_argument("--cases", nargs="*", default=list(SPEED_CASES))
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(argv or ["speed"])
     reference = not _has("brainscore_metrics")
     if args.command == "values":
         result = {"side": "reference" if reference else "ours", "reference_commit": REFERENCE_COMMIT,
@@ -332,6 +336,12 @@ def main(argv=None):
         print(json.dumps(run_speed(reference, args.repeat, args.cases)))
     else:
         rows = []
+        if not args.reference_python:
+            print("no reference side: set BRAINSCORE_REFERENCE_PYTHON (or --reference-python) to the python of a venv "
+                  "with brainscore-vision==2.4.2 to time Brain-Score's code in the same run; our timings alone:")
+            for case, timing in run_speed(False, args.repeat, args.cases).items():
+                print(f"{case:24s} ours {timing['median_s']:8.3f} s (median of {args.repeat})  value {timing['value']:.10f}")
+            return
         for case in args.cases:  # interleaved per case: ours, reference
             timings = {}
             for name, python in (("ours", sys.executable), ("reference", args.reference_python)):
