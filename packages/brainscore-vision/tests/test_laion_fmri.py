@@ -21,6 +21,7 @@ from sklearn.linear_model import RidgeCV
 
 import brainscore_vision
 from brainio.assemblies import NeuroidAssembly
+from brainscore_core.testing import check_benchmark
 from brainscore_vision.benchmarks.laion_fmri.benchmark import (
     LAION_ALPHA_LIST,
     LAIONfMRI,
@@ -100,7 +101,9 @@ def _rows(assembly, ids):
 @pytest.mark.parametrize("split", ["tau", "ood"])
 def test_ridgecv_per_subject_over_the_ncsnr_ceiling(laion_folder, split):
     data, splits = laion_folder
-    score = LAIONfMRI("V1", split, subjects=SUBJECTS)(_renamed(_model()))
+    benchmark = LAIONfMRI("V1", split, subjects=SUBJECTS)
+    score = benchmark(_renamed(_model()))
+    check_benchmark(benchmark)
     expected = []
     for subject in SUBJECTS:
         voxels = _voxels(data[subject], "V1")

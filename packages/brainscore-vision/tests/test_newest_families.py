@@ -20,6 +20,7 @@ from _synthetic_families import (
 from sklearn.linear_model import Ridge, RidgeCV
 
 import brainscore_vision
+from brainscore_core.testing import check_benchmark
 from brainscore_metrics.regression import ALPHA_LIST
 from brainscore_vision.data.things import stimuli as things
 from brainscore_vision.errors import LocalDataMissingError
@@ -82,6 +83,7 @@ def test_things_fmri_and_spikes_equal_the_direct_computation(things_data, family
                                      lambda: RidgeCV(alphas=ALPHA_LIST), subjects)
     assert float(score) == pytest.approx(expected, rel=1e-8)
     assert benchmark.version == 3 and benchmark.region == region
+    check_benchmark(benchmark)  # the public battery, ceiling included, on the stand-in
     assert set(score.attrs["subject_scores"]["subject"].values) == set(subjects)
 
 
@@ -162,6 +164,7 @@ def test_allen2022_dual_ridge_equals_scikit_learn_ridge_per_subject(nsd_folder):
     expected = _expected_per_subject(benchmark, train.isel(neuroid=keep), test.isel(neuroid=keep),
                                      lambda: Ridge(alpha=1.0), ["subj01", "subj02", "subj05"])
     assert float(score) == pytest.approx(expected, rel=1e-8)
+    check_benchmark(benchmark)
 
 
 def test_allen2022_rsa_equals_spearman_over_subjects(nsd_folder):
@@ -189,6 +192,7 @@ def test_allen2022_rsa_equals_spearman_over_subjects(nsd_folder):
     ceiling = np.mean([scipy.stats.spearmanr(rdm, np.mean(rdms, axis=0))[0] for rdm in rdms])
     assert float(score.attrs["raw"]) == pytest.approx(raw, rel=1e-9)
     assert float(score) == pytest.approx(raw / ceiling, rel=1e-9)
+    check_benchmark(benchmark)
 
 
 def test_nsd_missing_says_which_folder_to_set(monkeypatch):

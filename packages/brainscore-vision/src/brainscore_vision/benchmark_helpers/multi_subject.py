@@ -68,14 +68,21 @@ class _ChildrenBenchmark(BenchmarkBase):
         self._factory = factory
         self._peak_aggregation = float(peak_aggregation)
         sample = factory(self._keys[0])  # metadata from one child, then released
-        region, version = sample.region, getattr(sample, "version", 1)
-        bibtex, timebins = getattr(sample, "bibtex", None), getattr(sample, "timebins", None)
+        region, version, bibtex = sample.region, getattr(sample, "version", 1), getattr(sample, "bibtex", None)
         _release(sample)
         del sample
         super().__init__(identifier=identifier, ceiling_func=self._compute_ceiling, version=version, parent=region,
                          bibtex=bibtex)
         self.region = region
-        self.timebins = timebins
+
+    @property
+    def timebins(self):
+        """The first child's time bins (read when asked: a child may need its data to know them)."""
+        child = self._factory(self._keys[0])
+        try:
+            return getattr(child, "timebins", None)
+        finally:
+            _release(child)
 
     def _each_child(self):
         for key in self._keys:
