@@ -171,3 +171,18 @@ def test_block_diagonal_concat():
     np.testing.assert_array_equal(combined.values, expected)
     assert combined["stimulus_id"].values.tolist() == ["a", "b", "c"]
     assert combined["subject_id"].values.tolist() == ["s1"] * 3 + ["s2"] * 2
+
+
+def test_brainscores_import_paths_of_the_newest_pieces():
+    import importlib
+
+    from brainscore_metrics.predictor_consistency import SplitHalfPredictorConsistency
+
+    ceiling = importlib.import_module("brainscore_vision.metrics.predictor_consistency.ceiling")
+    assert ceiling.SplitHalfPredictorConsistency is SplitHalfPredictorConsistency
+    neural_common = importlib.import_module("brainscore_vision.benchmark_helpers.neural_common")
+    for name in ("RSABenchmark", "TrainTestNeuralBenchmark", "explained_variance", "flatten_timebins_into_neuroids",
+                 "neuroid_wise_explained_var", "filter_reliable_neuroids", "average_repetition"):
+        assert hasattr(neural_common, name), name
+    multi_subject = importlib.import_module("brainscore_vision.benchmark_helpers.multi_subject")
+    assert multi_subject.WRAPPER_N_BOOTSTRAP == 200
