@@ -176,11 +176,11 @@ VALUE_CASES = {
     "dual_ridgecv_split": {}, "dual_ridgecv_split_primal": {"p": 60}, "predictor_consistency": {}, "cka": {},
 }
 SPEED_CASES = {
-    "reverse_pls": {"n": 640, "q": 88, "p": 8000, "dtype": np.float32},
-    "reverse_pls_split": {"n": 640, "q": 88, "p": 8000, "dtype": np.float32},
-    "dual_ridge_split": {"n_train": 500, "n_test": 125, "p": 40000, "q": 100, "dtype": np.float32},
-    "dual_ridgecv_split": {"n_train": 500, "n_test": 125, "p": 40000, "q": 100, "dtype": np.float32},
-    "predictor_consistency": {"n_images": 640, "q": 88},
+    "reverse_pls": {"n": 640, "q": 88, "p": 4000, "dtype": np.float32},
+    "reverse_pls_split": {"n": 640, "q": 88, "p": 4000, "dtype": np.float32},
+    "dual_ridge_split": {"n_train": 500, "n_test": 125, "p": 20000, "q": 100, "dtype": np.float32},
+    "dual_ridgecv_split": {"n_train": 500, "n_test": 125, "p": 20000, "q": 100, "dtype": np.float32},
+    "predictor_consistency": {"n_images": 320, "q": 88},
 }
 
 
