@@ -12,7 +12,7 @@ Commands (from this package's folder)::
     # the expected values of tests/test_newest_reference.py (written to tests/data/reference_newest.json)
     /tmp/ref30venv/bin/python benchmarks/bench_newest.py values --raw-data ../../../shared/data \
         --out tests/data/reference_newest.json
-    # speed: both sides in one run, interleaved, median of --repeat calls each, ratios printed
+    # speed: both sides in one run, single calls alternating (ours, reference) --repeat times, medians and ratios
     python benchmarks/bench_newest.py speed --reference-python /tmp/ref30venv/bin/python --repeat 3
     # without arguments (``nox -s benchmarks``): the same, with $BRAINSCORE_REFERENCE_PYTHON as the reference side,
     # or our timings alone when it is not set
@@ -342,18 +342,22 @@ def main(argv=None):
             for case, timing in run_speed(False, args.repeat, args.cases).items():
                 print(f"{case:24s} ours {timing['median_s']:8.3f} s (median of {args.repeat})  value {timing['value']:.10f}")
             return
-        for case in args.cases:  # interleaved per case: ours, reference
-            timings = {}
-            for name, python in (("ours", sys.executable), ("reference", args.reference_python)):
-                completed = subprocess.run([python, __file__, "side", "--repeat", str(args.repeat), "--cases", case],
-                                           capture_output=True, text=True, check=True)
-                timings[name] = json.loads(completed.stdout.strip().splitlines()[-1])[case]
-            ratio = timings["reference"]["median_s"] / timings["ours"]["median_s"]
-            rows.append((case, timings["reference"], timings["ours"], ratio))
-            print(f"{case:24s} reference {timings['reference']['median_s']:9.3f} s  ours {timings['ours']['median_s']:8.3f} s"
-                  f"  ratio {ratio:7.1f}x  values {timings['reference']['value']:.10f} / {timings['ours']['value']:.10f}",
-                  flush=True)
-
+        for case in args.cases:  # alternating single calls, ours then reference, --repeat times: both sides see
+            timings = {"ours": [], "reference": []}  # the same changes of the machine's load
+            values = {}
+            for _ in range(args.repeat):
+                for name, python in (("ours", sys.executable), ("reference", args.reference_python)):
+                    completed = subprocess.run([python, __file__, "side", "--repeat", "1", "--cases", case],
+                                               capture_output=True, text=True, check=True)
+                    result = json.loads(completed.stdout.strip().splitlines()[-1])[case]
+                    timings[name].append(result["median_s"])
+                    values[name] = result["value"]
+            medians = {name: statistics.median(times) for name, times in timings.items()}
+            ratio = medians["reference"] / medians["ours"]
+            rows.append((case, medians, ratio))
+            print(f"{case:24s} reference {medians['reference']:9.3f} s  ours {medians['ours']:8.3f} s  ratio "
+                  f"{ratio:7.1f}x  (median of {args.repeat} alternating calls)  values {values['reference']:.10f} / "
+                  f"{values['ours']:.10f}", flush=True)
 
 if __name__ == "__main__":
     main()

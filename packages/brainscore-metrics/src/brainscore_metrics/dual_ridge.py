@@ -29,7 +29,7 @@ from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
-from brainscore_metrics._gram import check_precision, stimulus_gram
+from brainscore_metrics._gram import check_precision, lapack_single_thread, stimulus_gram
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
     ridge_fit,
@@ -131,10 +131,11 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
         train, test = np.arange(n_train), np.arange(n_train, n)
         Y = xp.concatenate([Y_train, xp.zeros((n - n_train, Y_train.shape[1]), like=Y_train)], axis=0)
         shape = _Shape((n, n_features), gram)
-        if regression == "dual_ridge":
-            fitted = ridge_fit(xp, shape, Y, train, alpha=alpha, gram=gram)
-        else:
-            fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram)
+        with lapack_single_thread(xp):  # n x n factorisations: threads only contend (see _gram.lapack_single_thread)
+            if regression == "dual_ridge":
+                fitted = ridge_fit(xp, shape, Y, train, alpha=alpha, gram=gram)
+            else:
+                fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram)
         kernel = train_centered_kernel(xp, gram, train, test)
         return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
     # primal: scikit-learn's Ridge / RidgeCV on the training stimuli
