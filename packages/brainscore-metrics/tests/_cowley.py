@@ -61,3 +61,24 @@ def averaged(trials: NeuroidAssembly) -> NeuroidAssembly:
     from brainio import average_repetition  # contract: also in brainio.assemblies (not there yet)
 
     return average_repetition(trials, repetition_coord="repetition")
+
+
+def pixel_features(raw_data_dir: Path, size: int = 32) -> NeuroidAssembly:
+    """The RGB pixels of each image downsampled to ``size`` x ``size`` (bilinear), in [0, 1]: 3 * size**2
+    features, more than the 640 images for size >= 15 (the dual, kernel form of ridge)."""
+    from PIL import Image
+
+    folder = Path(raw_data_dir) / "cowley2023_v4"
+    with open(folder / f"stimuli_{SESSION}.csv", newline="") as handle:
+        stimuli = list(csv.DictReader(handle))
+    rows = []
+    for entry in stimuli:
+        with Image.open(folder / entry["filename"]) as image:
+            small = image.convert("RGB").resize((size, size), Image.BILINEAR)
+            rows.append(np.asarray(small, dtype=np.float64).ravel() / 255.0)
+    values = np.array(rows)
+    return NeuroidAssembly(values, coords={
+        "stimulus_id": ("presentation", [entry["stimulus_id"] for entry in stimuli]),
+        "neuroid_id": ("neuroid", [f"pixel{i:04d}" for i in range(values.shape[1])]),
+        "region": ("neuroid", ["pixels"] * values.shape[1]),
+    }, dims=["presentation", "neuroid"])

@@ -8,7 +8,8 @@ from brainscore_metrics import plugin
 from brainscore_metrics.testing import MetricCheckError, check_metric
 
 CV_IDS = sorted(identifier for identifier, (module, cls, _) in plugin.METRICS.items()
-                if module.endswith(("regression_correlation", "temporal")) and not identifier.endswith("_split"))
+                if module.endswith(("regression_correlation", "reverse_predictivity", "temporal"))
+                and not identifier.endswith("_split"))
 
 
 @pytest.fixture(scope="module")

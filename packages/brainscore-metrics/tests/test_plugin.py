@@ -9,16 +9,17 @@ from brainscore_metrics import plugin
 
 REGRESSION_IDS = ["pls", "pls_cv", "pls_split", "ridge", "ridge_cv", "ridge_split", "ridgecv", "ridgecv_split",
                   "linear_predictivity", "linear_predictivity_split", "neuron_to_neuron", "neuron_to_neuron_split",
-                  "reverse_pls", "spantime_pls", "spantime_ridge"]
+                  "reverse_pls", "reverse_pls_cv", "reverse_pls_split", "dual_ridge_split", "dual_ridgecv_split",
+                  "spantime_pls", "spantime_ridge"]
 OTHER_IDS = ["rdm", "rdm_cv", "cka", "cka_biased", "cka_cv", "accuracy", "i1n", "i2n", "error_consistency",
-             "accuracy_distance", "value_delta", "ks_similarity"]
+             "accuracy_distance", "value_delta", "ks_similarity", "predictor_consistency"]
 
 
 def test_all_contract_identifiers_are_registered():
     metrics = plugin.brainscore_metrics()
     assert set(REGRESSION_IDS + OTHER_IDS) <= set(metrics)
     assert set(plugin.brainscore_ceilings()) == {"internal_consistency", "internal_consistency_temporal",
-                                                  "rsa_ceiling", "property_ceiling"}
+                                                  "rsa_ceiling", "property_ceiling", "predictor_consistency"}
 
 
 def test_metrics_b_targets():

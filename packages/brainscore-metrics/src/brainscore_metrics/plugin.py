@@ -20,6 +20,8 @@ _PKG = "brainscore_metrics"
 _RC = f"{_PKG}.regression_correlation"
 _TEMPORAL = f"{_PKG}.temporal"
 _IC = f"{_PKG}.internal_consistency"
+_REVERSE = f"{_PKG}.reverse_predictivity"
+_PC = f"{_PKG}.predictor_consistency"
 
 #: identifier -> (module, class name, default keyword arguments)
 METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -31,7 +33,7 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "ridgecv": (_RC, "CrossRegressedCorrelation", {"regression": "ridgecv"}),
     "linear_predictivity": (_RC, "CrossRegressedCorrelation", {"regression": "linear"}),
     "neuron_to_neuron": (_RC, "CrossRegressedCorrelation", {"regression": "neuron_to_neuron"}),
-    "reverse_pls": (_RC, "ReverseCrossRegressedCorrelation", {"regression": "pls"}),
+    "reverse_pls": (_REVERSE, "ReversePredictivity", {"regression": "pls"}),
     # regression-correlation, fixed split (source_train, source_test, target_train, target_test)
     "pls_split": (_RC, "SplitRegressedCorrelation", {"regression": "pls"}),
     "ridge_split": (_RC, "SplitRegressedCorrelation", {"regression": "ridge"}),
@@ -66,7 +68,12 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     # Brain-Score's cross-validated aliases ('pls_cv' style) and its first-order behaviour name
     "linear_predictivity_cv": (_RC, "CrossRegressedCorrelation", {"regression": "linear"}),
     "neuron_to_neuron_cv": (_RC, "CrossRegressedCorrelation", {"regression": "neuron_to_neuron"}),
-    "reverse_pls_cv": (_RC, "ReverseCrossRegressedCorrelation", {"regression": "pls"}),
+    "reverse_pls_cv": (_REVERSE, "ReversePredictivity", {"regression": "pls"}),
+    # newest machinery: dual ridge on a fixed split, reverse predictivity on a fixed split, its ceiling
+    "reverse_pls_split": (_REVERSE, "ReversePredictivitySplit", {"regression": "pls"}),
+    "dual_ridge_split": (f"{_PKG}.dual_ridge", "DualRidgeSplitCorrelation", {"regression": "dual_ridge"}),
+    "dual_ridgecv_split": (f"{_PKG}.dual_ridge", "DualRidgeSplitCorrelation", {"regression": "dual_ridgecv"}),
+    "predictor_consistency": (_PC, "SplitHalfPredictorConsistency", {}),
     "i1": (f"{_PKG}.behavior.i2n", "I1n", {}),
 }
 
@@ -76,6 +83,7 @@ CEILINGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "internal_consistency_temporal": (_IC, "InternalConsistencyTemporal", {}),
     "rsa_ceiling": (f"{_PKG}.rsa_ceiling", "RSACeiling", {}),
     "property_ceiling": (f"{_PKG}.properties.ks_similarity", "PropertyCeiling", {}),
+    "predictor_consistency": (_PC, "SplitHalfPredictorConsistency", {}),
 }
 
 

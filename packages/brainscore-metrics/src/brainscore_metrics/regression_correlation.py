@@ -30,10 +30,18 @@ from brainscore_metrics.splits import StimulusSplitter, aggregate_splits, indice
 
 __all__ = [
     "CrossRegressedCorrelation",
-    "ReverseCrossRegressedCorrelation",
     "SplitRegressedCorrelation",
     "correlate_splits",
 ]
+
+
+def __getattr__(name: str):
+    # reverse predictivity lives in its own module (it imports this one); the old import path keeps working
+    if name == "ReverseCrossRegressedCorrelation":
+        from brainscore_metrics.reverse_predictivity import ReverseCrossRegressedCorrelation
+
+        return ReverseCrossRegressedCorrelation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def correlate_splits(xp, predictions, targets) -> np.ndarray:
@@ -164,14 +172,6 @@ class CrossRegressedCorrelation(Metric):
         return make_score(center, error, raw=raw_score(raw, ["split", "neuroid"], raw_coords), **attrs)
 
 
-class ReverseCrossRegressedCorrelation(CrossRegressedCorrelation):
-    """:class:`CrossRegressedCorrelation` with source and target swapped (predict the model from the
-    brain); splits are drawn from the source."""
-
-    def __call__(self, source, target) -> Score:
-        return super().__call__(target, source)
-
-
 class SplitRegressedCorrelation(SplitMetric):
     """Regression-correlation on a fixed train/test split.
 
@@ -179,13 +179,18 @@ class SplitRegressedCorrelation(SplitMetric):
     :class:`CrossRegressedCorrelation` (no cross-validation). Returns a 0-d Score: median over neuroids
     of the test Pearson r, attrs ``raw`` (neuroid), ``error`` NaN (the reference defines none) and,
     with ``bootstrap``, ``ci_low``/``ci_high`` from resampled test stimuli.
+
+    ``alphas`` (default None) is Brain-Score's keyword of ``load_metric('ridgecv_split', alphas=...)``: the
+    candidates of ``'ridgecv'``; the other regressions ignore it, as Brain-Score's do.
     """
 
     @renamed_keywords(bootstrap_seed="bootstrap_random_state", stimulus_coord="comparison_coord")
     def __init__(self, regression="pls", *, regression_kwargs=None, backend=None, bootstrap: int | None = None,
-                 confidence: float = 0.95, bootstrap_random_state: int = 0, comparison_coord: str = "stimulus_id"):
+                 confidence: float = 0.95, bootstrap_random_state: int = 0, comparison_coord: str = "stimulus_id",
+                 alphas=None):
         self.regression = regression
         self.regression_kwargs = regression_kwargs
+        self.alphas = alphas
         self.backend = backend
         self.bootstrap = bootstrap
         self.confidence = confidence
@@ -193,7 +198,10 @@ class SplitRegressedCorrelation(SplitMetric):
         self.comparison_coord = comparison_coord
 
     def __call__(self, source_train, source_test, target_train, target_test) -> Score:
-        regression = make_regression(self.regression, self.regression_kwargs, self.backend)
+        kwargs = self.regression_kwargs
+        if self.alphas is not None and self.regression == "ridgecv":
+            kwargs = {"alphas": self.alphas, **(kwargs or {})}
+        regression = make_regression(self.regression, kwargs, self.backend)
         train_source, train_target = align_pair(source_train, target_train, stimulus_coord=self.comparison_coord)
         test_source, test_target = align_pair(source_test, target_test, stimulus_coord=self.comparison_coord)
         xp = resolve_backend(self.backend)

@@ -241,6 +241,10 @@ def _list(args) -> int:
         if callable(availability):  # a model plugin may say whether it can run here, and how to make it
             state, hint = availability()
             line += f"  [{state}] {hint}"
+        if kind == "benchmark":  # what it needs: shipped data, the public bucket, local files
+            from brainscore_vision.benchmark_data import data_marker
+
+            line += f"  {data_marker(info.identifier)}"
         print(line)
     return 0
 

@@ -12,8 +12,8 @@ from brainscore_core.errors import BrainScoreError
 
 __all__ = [
     "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "GratingLayoutError",
-    "MalformedRowWarning", "MissingRawDataError", "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning",
-    "PublicDataUnavailableError",
+    "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError", "ModelToolsMissingError",
+    "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
     "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
     "UnitSelectionError", "UnknownPropertyError", "VisionError",
 ]
@@ -49,6 +49,11 @@ class PublicDataUnavailableError(VisionError, OSError):
 
 class StimuliUnavailableError(PublicDataUnavailableError):
     """A registered stimulus set whose images are neither in the raw data nor reachable in Brain-Score's store."""
+
+
+class LocalDataMissingError(VisionError, FileNotFoundError):
+    """Data that may not be redistributed (THINGS, NSD, LAION-fMRI, ImageNet) is not where its local folder points;
+    the message says what to fetch and which variable to set."""
 
 
 class StimulusTableError(VisionError, ValueError):

@@ -17,17 +17,30 @@ from brainio.assemblies import DataAssembly
 from brainscore_core.benchmarks import BenchmarkBase
 from brainscore_core.metrics import Metric, Score
 from brainscore_core.normalization import explained_variance
-from brainscore_vision.benchmark_helpers._timebins import region_of, squeeze_time_bin, timebins_of
+from brainscore_vision.benchmark_helpers._slices import score_by_slices
+from brainscore_vision.benchmark_helpers._timebins import (
+    flatten_timebins_into_neuroids,
+    region_of,
+    squeeze_time_bin,
+    timebins_of,
+)
+from brainscore_vision.benchmark_helpers.ceiling_mapping import normalization_for
+from brainscore_vision.benchmark_helpers.neuroid_wise import neuroid_wise_explained_var
+from brainscore_vision.benchmark_helpers.rsa_subjects import RSABenchmark
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
 __all__ = [
     "NeuralBenchmark",
+    "RSABenchmark",
     "TrainTestNeuralBenchmark",
     "average_repetition",
     "ceiling_data_of",
+    "explained_variance",
     "filter_reliable_neuroids",
+    "flatten_timebins_into_neuroids",
+    "neuroid_wise_explained_var",
     "timebins_from_assembly",
 ]
 
@@ -98,6 +111,8 @@ class _RecordingBenchmark(BenchmarkBase):
                  bibtex: str | None, *, timebins, region, ceiling_data, normalization: str):
         if ceiling_data is None:
             ceiling_data = ceiling_data_of(ceiling_func)
+        if normalization is None:  # the rule of this version (Brain-Score #2169: old versions keep their number)
+            normalization = normalization_for(identifier, version)
         super().__init__(identifier=identifier, ceiling_func=ceiling_func, version=version, parent=parent,
                          bibtex=bibtex, ceiling_data=ceiling_data)
         self._similarity_metric = similarity_metric
@@ -131,7 +146,10 @@ class _RecordingBenchmark(BenchmarkBase):
     def _normalize(self, raw_score: Score, *assemblies: DataAssembly) -> Score:
         """Explained variance over the ceiling, with attrs ``n_stimuli`` (distinct ``stimulus_id`` over
         ``assemblies``), ``n_neuroids`` and ``bibtex``."""
-        score = explained_variance(raw_score, self.ceiling, rule=self._normalization)
+        return self._describe(explained_variance(raw_score, self.ceiling, rule=self._normalization), *assemblies)
+
+    def _describe(self, score: Score, *assemblies: DataAssembly) -> Score:
+        """``score`` with attrs ``n_stimuli``, ``n_neuroids`` and ``bibtex``."""
         stimulus_ids = set()
         for assembly in assemblies:
             stimulus_ids.update(str(s) for s in assembly["stimulus_id"].values)
@@ -171,14 +189,16 @@ class NeuralBenchmark(_RecordingBenchmark):
     ceiling_data : object or None, default=None
         What the ceiling is computed from (the repetition assembly); its content digest keys the ceiling
         cache. None looks for assemblies in ``ceiling_func``'s closure.
-    normalization : str, default='r2_over_ceiling'
-        ``'r2_over_ceiling'`` (raw^2 / ceiling) or ``'legacy_squared'`` ((raw / ceiling)^2).
+    normalization : str or None, default=None
+        ``'r2_over_ceiling'`` (raw^2 / ceiling) or ``'legacy_squared'`` ((raw / ceiling)^2); None is the rule of
+        ``version`` (:func:`~brainscore_vision.benchmark_helpers.ceiling_mapping.normalization_for`: the corrected
+        rule, except for versions older than Brain-Score's correction of the family).
     """
 
     def __init__(self, identifier: str, assembly, similarity_metric: Metric, visual_degrees: float,
                  number_of_trials: int, ceiling_func: Callable[[], Score] | None = None, version: int = 1,
                  parent: str | None = None, bibtex: str | None = None, *, timebins=None, region=None,
-                 ceiling_data=None, normalization: str = "r2_over_ceiling"):
+                 ceiling_data=None, normalization: str | None = None):
         super().__init__(identifier, similarity_metric, ceiling_func, visual_degrees, number_of_trials, version,
                          parent, bibtex, timebins=timebins, region=region, ceiling_data=ceiling_data,
                          normalization=normalization)
@@ -221,17 +241,27 @@ class TrainTestNeuralBenchmark(_RecordingBenchmark):
     version : int, default=1
     parent, bibtex : str or None, default=None
     timebins, region, ceiling_data, normalization : see :class:`NeuralBenchmark`.
+    alpha_coord : str or None, default=None
+        A neuroid coordinate (e.g. ``'subject'``): one mapping is fitted per value, each ceiled by the ceiling of
+        its neuroids, and the score is the mean over values (:mod:`brainscore_vision.benchmark_helpers._slices`).
+    per_voxel_ceilings : bool, default=False
+        Ceil every neuroid by its own ceiling before aggregating
+        (:func:`~brainscore_vision.benchmark_helpers.neuroid_wise.neuroid_wise_explained_var`) instead of ceiling
+        the aggregate.
     """
 
     def __init__(self, identifier: str, train_assembly, test_assembly, similarity_metric: Metric,
                  ceiling_func: Callable[[], Score] | None, visual_degrees: float, number_of_trials: int,
                  version: int = 1, parent: str | None = None, bibtex: str | None = None, *, timebins=None,
-                 region=None, ceiling_data=None, normalization: str = "r2_over_ceiling"):
+                 region=None, ceiling_data=None, normalization: str | None = None,
+                 alpha_coord: str | None = None, per_voxel_ceilings: bool = False):
         super().__init__(identifier, similarity_metric, ceiling_func, visual_degrees, number_of_trials, version,
                          parent, bibtex, timebins=timebins, region=region, ceiling_data=ceiling_data,
                          normalization=normalization)
         self._train_assembly = train_assembly
         self._test_assembly = test_assembly
+        self.alpha_coord = alpha_coord
+        self.per_voxel_ceilings = per_voxel_ceilings
 
     def _reference_assembly(self) -> DataAssembly:
         return resolve(self._test_assembly)
@@ -249,5 +279,19 @@ class TrainTestNeuralBenchmark(_RecordingBenchmark):
                                            source_visual_degrees=self._visual_degrees)
             recordings = candidate.look_at(stimulus_set, number_of_trials=self._number_of_trials)
             sources.append(squeeze_time_bin(recordings))
-        raw_score = self._similarity_metric(sources[0], sources[1], squeeze_time_bin(train), squeeze_time_bin(test))
-        return self._normalize(raw_score, train, test)
+        train, test = squeeze_time_bin(train), squeeze_time_bin(test)
+        if self.alpha_coord is None and not self.per_voxel_ceilings:
+            return self._normalize(self._similarity_metric(sources[0], sources[1], train, test), train, test)
+
+        def score_slice(train_slice, test_slice):
+            return self._similarity_metric(sources[0], sources[1], train_slice, test_slice)
+
+        ceil = neuroid_wise_explained_var if self.per_voxel_ceilings else self._explained_variance
+        if self.alpha_coord is None:
+            score = ceil(score_slice(train, test), self.ceiling)
+        else:
+            score = score_by_slices(score_slice, train, test, self.ceiling, self.alpha_coord, ceil)
+        return self._describe(score, train, test)
+
+    def _explained_variance(self, raw: Score, ceiling: Score) -> Score:
+        return explained_variance(raw, ceiling, rule=self._normalization)

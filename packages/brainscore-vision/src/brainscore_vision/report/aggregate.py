@@ -42,6 +42,7 @@ STANDARD_PARENTS: dict[str, str] = {
     "IT": "neural",
     "neural": "average_vision",
     "behavior": "average_vision",
+    "Hermann2020": "behavior",  # shape bias and shape match (Brain-Score's parent of the Hermann2020 benchmarks)
     # Brain-Score's V1 property groups (Marques et al. 2021): the V1 score averages these
     "V1-orientation": "V1",
     "V1-spatial_frequency": "V1",

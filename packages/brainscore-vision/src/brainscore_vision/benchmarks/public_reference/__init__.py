@@ -17,6 +17,8 @@ def _factory(kind: str, region: str):
 for _region in ("V4", "IT"):
     benchmark_registry[f"MajajHong2015public.{_region}-pls"] = _factory("MajajHong2015PublicPLS", _region)
     benchmark_registry[f"MajajHong2015.public.{_region}-pls"] = _factory("MajajHong2015PublicPLS", _region)
+    benchmark_registry[f"MajajHong2015public.{_region}-temporal-pls"] = _factory("MajajHong2015PublicTemporalPLS",
+                                                                                 _region)
 benchmark_registry["Rajalingham2018public-i2n"] = lambda: _factory("Rajalingham2018PublicI2n", None)()
 for _region in ("V1", "V2"):
     benchmark_registry[f"FreemanZiemba2013public.{_region}-pls"] = _factory("FreemanZiemba2013PublicPLS", _region)

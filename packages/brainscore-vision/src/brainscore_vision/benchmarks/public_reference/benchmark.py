@@ -12,6 +12,12 @@ one line naming the identifier, the bucket and the key.
     ``objectome.public`` images (``probabilities`` task), looks at the test images at 8 degrees (2 trials); metric
     ``i2n``; ceiling the split-half consistency of the human trials (``skipna``); score per split
     ``raw / sqrt(ceiling)``, averaged; parent ``behavior``, version 2.
+``MajajHong2015public.{V4,IT}-temporal-pls`` (identifier ``MajajHong2015.{V4,IT}.public-temporal-pls``)
+    ``MajajHong2015.temporal.public`` re-binned to 10-ms bins from 0 ms (:func:`~brainscore_vision.benchmark_helpers.
+    _timebins.assembly_time_align`, Brain-Score's ``time_interval=10``); metric ``spantime_pls`` (one PLS mapping on
+    all time bin x stimulus samples, r per bin), ceiling ``internal_consistency_temporal``; score per time bin. Brain-
+    Score gives these the identifier of the static benchmark (``MajajHong2015.V4.public-pls``); here they carry
+    ``-temporal-pls`` so that their stored results and cached ceilings never mix with the static benchmark's.
 ``FreemanZiemba2013.{V1,V2}.public-pls`` (registered as ``FreemanZiemba2013public.{V1,V2}-pls``)
     Macaque V1 / V2 responses to textures and noise (Freeman, Ziemba et al. 2013), averaged over the 1-ms bins of
     50-200 ms. 4 degrees, 20 trials, ``pls`` stratified on ``texture_type``; version 1.
@@ -26,8 +32,9 @@ from brainscore_vision import load_ceiling, load_dataset, load_metric, load_stim
 from brainscore_vision.benchmark_helpers.neural_common import NeuralBenchmark, average_repetition
 from brainscore_vision.utils import LazyLoad
 
-__all__ = ["FreemanZiemba2013PublicPLS", "MajajHong2015PublicPLS", "Rajalingham2018PublicI2n", "freemanziemba_assembly",
-           "majajhong_assembly", "rajalingham_assembly"]
+__all__ = ["FreemanZiemba2013PublicPLS", "MajajHong2015PublicPLS", "MajajHong2015PublicTemporalPLS",
+           "Rajalingham2018PublicI2n", "freemanziemba_assembly", "majajhong_assembly", "majajhong_temporal_assembly",
+           "rajalingham_assembly"]
 
 MAJAJHONG_BIBTEX = """@article{majaj2015simple,
   title   = {Simple learned weighted sums of inferior temporal neuronal firing rates accurately predict human core
@@ -58,6 +65,19 @@ def majajhong_assembly(region: str, average_repetitions: bool, assembly=None):
     return average_repetition(assembly) if average_repetitions else assembly
 
 
+def majajhong_temporal_assembly(region: str, average_repetitions: bool, time_interval: int = 10, assembly=None):
+    """``MajajHong2015.temporal.public`` of one region in bins of ``time_interval`` ms starting at 0, the last one
+    ending before the recording's last bin end (Brain-Score's ``range(0, end - interval, interval)``)."""
+    from brainscore_vision.benchmark_helpers._timebins import assembly_time_align
+
+    assembly = load_dataset("MajajHong2015.temporal.public") if assembly is None else assembly
+    end = int(np.max(assembly["time_bin_end"].values))
+    target = [(start, start + time_interval) for start in range(0, end - time_interval, time_interval)]
+    assembly = assembly_time_align(_region(assembly, region), target)
+    assembly = assembly.transpose("presentation", "neuroid", "time_bin")
+    return average_repetition(assembly) if average_repetitions else assembly
+
+
 def freemanziemba_assembly(region: str, average_repetitions: bool, assembly=None, window=(50, 200)):
     """``FreemanZiemba2013.public`` of one region, the 1-ms bins of ``window`` averaged into one bin."""
     assembly = load_dataset("FreemanZiemba2013.public") if assembly is None else assembly
@@ -84,11 +104,25 @@ def _public_pls(identifier: str, region: str, load, *, stratification_coord: str
         parent=region, bibtex=bibtex, region=region, timebins=timebins)
 
 
-def MajajHong2015PublicPLS(region: str) -> NeuralBenchmark:
+def MajajHong2015PublicPLS(region: str, version: int = 4) -> NeuralBenchmark:
+    """``version=3`` gives the number of Brain-Score's version 3, (raw / ceiling)^2 (see
+    :mod:`brainscore_vision.benchmark_helpers.ceiling_mapping`)."""
     return _public_pls(f"MajajHong2015.{region}.public-pls", region,
                        lambda average: majajhong_assembly(region, average_repetitions=average),
-                       stratification_coord="object_name", visual_degrees=8, number_of_trials=50, version=4,
+                       stratification_coord="object_name", visual_degrees=8, number_of_trials=50, version=version,
                        timebins=[(70, 170)], bibtex=MAJAJHONG_BIBTEX)
+
+
+def MajajHong2015PublicTemporalPLS(region: str, time_interval: int = 10, assembly=None) -> NeuralBenchmark:
+    """``assembly`` (default None: ``MajajHong2015.temporal.public``) holds the trials of both regions."""
+    repetitions = LazyLoad(lambda: majajhong_temporal_assembly(region, False, time_interval, assembly))
+    ceiler = load_ceiling("internal_consistency_temporal")
+    return NeuralBenchmark(
+        identifier=f"MajajHong2015.{region}.public-temporal-pls", version=4,
+        assembly=LazyLoad(lambda: majajhong_temporal_assembly(region, True, time_interval, assembly)),
+        similarity_metric=load_metric("spantime_pls", crossvalidation_kwargs={"stratification_coord": "object_name"}),
+        visual_degrees=8, number_of_trials=50, ceiling_func=lambda: ceiler(repetitions), parent=region,
+        bibtex=MAJAJHONG_BIBTEX, region=region)
 
 
 def FreemanZiemba2013PublicPLS(region: str) -> NeuralBenchmark:

@@ -25,13 +25,17 @@ _MARQUES_STIMULI = ("Marques2020_orientation", "Marques2020_spatial_frequency", 
                     "Marques2020_receptive_field", "Marques2020_blank", "FreemanZiemba2013_properties")
 
 #: (kind, identifier) registered by other plugins of this package: built locally from the raw recordings, or (the
-#: 13 Geirhos2021 stimulus sets without images, FreemanZiemba2013_properties) by reference from their own plugin
+#: 13 Geirhos2021 stimulus sets without images, FreemanZiemba2013_properties, the THINGS sets) by reference from their
+#: own plugin
 LOCAL = frozenset(
     [("assembly", "Coggan2024_fMRI"), ("stimulus_set", "Coggan2024_fMRI")]
     + [("assembly", f"Geirhos2021_{dataset}") for dataset in _GEIRHOS]
     + [("stimulus_set", f"Geirhos2021_{dataset}") for dataset in _GEIRHOS]
     + [("assembly", name) for name in _MARQUES_ASSEMBLIES]
-    + [("stimulus_set", name) for name in _MARQUES_STIMULI])
+    + [("stimulus_set", name) for name in _MARQUES_STIMULI]
+    # the THINGS data sets: assemblies by reference, images from a local THINGS folder (data.things)
+    + [(kind, f"{prefix}{part}_{split}") for prefix in ("Gifford2022", "Hebart2023_fmri", "Papale2025")
+       for split in ("train", "test") for kind, part in (("assembly", ""), ("stimulus_set", "_stim"))])
 
 
 def _stimulus_set_loader(identifier: str):
