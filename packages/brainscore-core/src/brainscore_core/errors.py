@@ -12,6 +12,7 @@ __all__ = [
     "BrainScoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
+    "MemberNotImplementedError",
     "NonScalarScoreError",
     "PluginLoadError",
     "UnknownIdentifierError",
@@ -91,6 +92,12 @@ class InvalidPluginError(BrainScoreError, ValueError):
 
 class PluginLoadError(BrainScoreError, ImportError):
     """Importing a plugin module named by an entry point failed; the message names the distribution."""
+
+
+class MemberNotImplementedError(BrainScoreError, NotImplementedError, AttributeError):
+    """A ``Benchmark`` subclass left out a member it is asked for (``identifier``, ``version``, ``ceiling``,
+    ``__call__``); Brain-Score raises ``NotImplementedError`` there. Also an ``AttributeError``, so that
+    ``getattr(benchmark, 'version', None)`` gives None."""
 
 
 class NonScalarScoreError(BrainScoreError, ValueError):
