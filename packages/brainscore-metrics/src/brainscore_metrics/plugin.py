@@ -68,6 +68,13 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "neuron_to_neuron_cv": (_RC, "CrossRegressedCorrelation", {"regression": "neuron_to_neuron"}),
     "reverse_pls_cv": (_RC, "ReverseCrossRegressedCorrelation", {"regression": "pls"}),
     "i1": (f"{_PKG}.behavior.i2n", "I1n", {}),
+    # benchmark-specific metrics of Brain-Score's families (Kar2019, Baker2022, Maniquet2024, Cadena2017, ...)
+    "ost": (f"{_PKG}.behavior.ost", "OSTCorrelation", {}),
+    "mask_regression": (_RC, "CrossRegressedCorrelation", {"regression": "mask"}),
+    "baker_accuracy_delta": (f"{_PKG}.behavior.accuracy_delta", "BakerAccuracyDelta", {}),
+    "factor_dimensionality": (f"{_PKG}.dimensionality", "Dimensionality", {}),
+    "confusion_similarity": (f"{_PKG}.behavior.confusion", "ConfusionSimilarity", {}),
+    "tasks_consistency": (f"{_PKG}.behavior.confusion", "TasksConsistency", {}),
 }
 
 #: ceiling identifier -> (module, class name, default keyword arguments)
