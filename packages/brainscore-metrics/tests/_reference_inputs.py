@@ -106,3 +106,27 @@ def ost_inputs(seed: int = 29) -> dict:
     osts = onset + rng.normal(0, 10, n)
     thresholds = rng.uniform(-0.5, 1.0, n)
     return {"values": values, "ids": ids, "labels": labels, "starts": starts, "osts": osts, "thresholds": thresholds}
+
+
+def i1_inputs(seed: int = 6) -> dict:
+    """Objectome-shaped match-to-sample data: 8 objects x 5 images, 1,600 human trials (sample, distractor, choice)
+    and model choice probabilities over the 8 objects."""
+    rng = np.random.default_rng(seed)
+    objects = np.array([f"object{k}" for k in range(8)])
+    truth = np.repeat(np.arange(8), 5)
+    ids = np.array([f"image{i:02d}" for i in range(40)])
+    difficulty = rng.uniform(0.55, 0.95, 40)
+    image, distractor, choice = [], [], []
+    for _ in range(1600):
+        i = rng.integers(40)
+        other = (truth[i] + rng.integers(1, 8)) % 8
+        image.append(i)
+        distractor.append(other)
+        choice.append(truth[i] if rng.random() < difficulty[i] else other)
+    logits = rng.normal(size=(40, 8))
+    logits[np.arange(40), truth] += 3 * difficulty
+    probabilities = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    image = np.array(image)
+    return {"ids": ids, "objects": objects, "probabilities": probabilities, "truth": objects[truth],
+            "trial_image": ids[image], "trial_truth": objects[truth[image]], "trial_distractor": objects[distractor],
+            "trial_choice": objects[choice]}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _reference_inputs import baker_inputs, dimensionality_inputs, maniquet_inputs, ost_inputs
+from _reference_inputs import baker_inputs, dimensionality_inputs, i1_inputs, maniquet_inputs, ost_inputs
 
 from brainio.assemblies import BehavioralAssembly, DataAssembly, NeuroidAssembly
 from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
@@ -61,6 +61,26 @@ def test_baker_accuracy_delta_model_delta_by_hand():
     assert get_model_delta(labels, ["w", "f"]) == 0.0
     with pytest.raises(BehaviorInputError, match=r"\['w', <other image type>\]"):
         get_model_delta(labels, ["f", "w"])
+
+
+# -- i1 (Brain-Score registers its unnormalised I1 as 'i1'; I1n is 'i1n') ----------------------------------------
+@pytest.mark.parametrize(("identifier", "expected"), [
+    # Brain-Score's I1() and I1n() on the same inputs: score, error, ceiling, ceiling error
+    ("i1", [0.1354882314515659, 0.10008997364421912, 0.4660139963475112, 0.08495341051871128]),
+    ("i1n", [0.26032505062775785, 0.07061202772024572, 0.5197409007708463, 0.026645092799775894]),
+])
+def test_i1_and_i1n_equal_brainscore(identifier, expected):
+    d = i1_inputs()
+    source = BehavioralAssembly(d["probabilities"], dims=["presentation", "choice"], coords={
+        "stimulus_id": ("presentation", d["ids"]), "choice": ("choice", d["objects"])})
+    target = BehavioralAssembly(d["trial_choice"], dims=["presentation"], coords={
+        "stimulus_id": ("presentation", d["trial_image"]), "truth": ("presentation", d["trial_truth"]),
+        "sample_obj": ("presentation", d["trial_truth"]), "dist_obj": ("presentation", d["trial_distractor"])})
+    metric = _metric(identifier)
+    with np.errstate(all="ignore"):
+        score, ceiling = metric(source, target), metric.ceiling(target)
+    np.testing.assert_allclose([float(score), float(score.attrs["error"]), float(ceiling),
+                                float(ceiling.attrs["error"])], expected, atol=1e-12)
 
 
 # -- factor_dimensionality --------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "linear_predictivity_cv": (_RC, "CrossRegressedCorrelation", {"regression": "linear"}),
     "neuron_to_neuron_cv": (_RC, "CrossRegressedCorrelation", {"regression": "neuron_to_neuron"}),
     "reverse_pls_cv": (_RC, "ReverseCrossRegressedCorrelation", {"regression": "pls"}),
-    "i1": (f"{_PKG}.behavior.i2n", "I1n", {}),
+    "i1": (f"{_PKG}.behavior.i2n", "I1", {}),
     # benchmark-specific metrics of Brain-Score's families (Kar2019, Baker2022, Maniquet2024, Cadena2017, ...)
     "ost": (f"{_PKG}.behavior.ost", "OSTCorrelation", {}),
     "mask_regression": (_RC, "CrossRegressedCorrelation", {"regression": "mask"}),
