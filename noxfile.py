@@ -48,7 +48,7 @@ TEST_EXTRAS = {
 }
 # further in-repo packages a test session needs (end-to-end tests find models through entry points,
 # exactly as a third-party model package would be found; the package itself never imports them)
-TEST_ALSO = {"brainscore-vision": ["model-tools"]}
+TEST_ALSO = {"brainscore-vision": ["model-tools", "brainscore-legacy"]}
 
 nox.options.sessions = ["lint"] + [f"isolated-{p}" for p in PACKAGES] + [f"tests-{p}" for p in PACKAGES]
 nox.options.error_on_missing_interpreters = True
