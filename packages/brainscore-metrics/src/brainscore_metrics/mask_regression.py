@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._adam import TF1Adam
+from brainscore_metrics.backend import blas_threads_for, get_backend
 from brainscore_metrics.errors import MissingCoordinateError, TooFewFeaturesError, UnknownBackendError
 
 __all__ = ["CHANNEL_COORDS", "MaskRegression"]
@@ -38,11 +39,8 @@ def _laplace(masks: np.ndarray) -> np.ndarray:
 
 
 def _mask_gradient(upstream: np.ndarray, weights: np.ndarray, maps: np.ndarray) -> np.ndarray:
-    """``sum_{k, c} upstream[k, n] weights[n, c] maps[k, x, y, c]`` as one matrix product: shape (n, x, y)."""
-    k, n_x, n_y, n_channels = maps.shape
-    scaled = (upstream[:, :, None] * weights[None]).transpose(1, 0, 2).reshape(len(weights), k * n_channels)
-    pixels = maps.reshape(k, n_x * n_y, n_channels).transpose(0, 2, 1).reshape(k * n_channels, n_x * n_y)
-    return (scaled @ pixels).reshape(len(weights), n_x, n_y)
+    """``sum_{k, c} upstream[k, n] weights[n, c] maps[k, x, y, c]``: shape (n, x, y), all neuroids at once."""
+    return np.einsum("kn,nc,kxyc->nxy", upstream, weights, maps, optimize=True)
 
 
 class MaskRegression:
@@ -140,11 +138,16 @@ class MaskRegression:
     @staticmethod
     def _predict_maps(maps, masks, weights, biases) -> tuple[np.ndarray, np.ndarray]:
         """Predictions (k, n) and the masked channel sums ``pooled`` (k, n, c) of ``maps`` (k, x, y, c)."""
-        k, n_x, n_y, n_channels = maps.shape
-        pooled = masks.reshape(len(masks), n_x * n_y) @ maps.reshape(k, n_x * n_y, n_channels)  # (k, n, c)
-        return (pooled * weights).sum(axis=2) + biases, pooled
+        pooled = np.einsum("kxyc,nxy->knc", maps, masks, optimize=True)  # each neuroid's mask, per channel
+        return np.einsum("knc,nc->kn", pooled, weights, optimize=True) + biases, pooled
 
     def _train(self, maps: np.ndarray, Y: np.ndarray, rng: np.random.RandomState) -> None:
+        # thousands of small steps: one BLAS thread each (several spin against each other, see blas_threads_for)
+        step_flops = 6 * min(self.batch_size, len(maps)) * int(np.prod(maps.shape[1:])) * Y.shape[1]
+        with blas_threads_for(get_backend("numpy"), flops=step_flops):
+            self._train_steps(maps, Y, rng)
+
+    def _train_steps(self, maps: np.ndarray, Y: np.ndarray, rng: np.random.RandomState) -> None:
         n_x, n_y, n_channels = maps.shape[1:]
         masks, weights, biases = self._initial(rng, Y.shape[1], n_x, n_y, n_channels)
         parameters = [masks, weights, biases]
@@ -165,7 +168,7 @@ class MaskRegression:
                 laplace_norms = np.sqrt(np.sum(laplacians * laplacians, axis=(1, 2)))
                 mask_gradient = (_mask_gradient(upstream, weights, batch)
                                  + ls * (2 * masks + _laplace(laplacians) / laplace_norms[:, None, None]))
-                weight_gradient = (upstream[:, :, None] * pooled).sum(axis=0) + ld * 2 * weights
+                weight_gradient = np.einsum("kn,knc->nc", upstream, pooled, optimize=True) + ld * 2 * weights
                 bias_gradient = upstream.sum(0)
                 optimiser.update(parameters, [mask_gradient, weight_gradient, bias_gradient], learning_rate)
             if epoch % self.decay_rate == 0 and epoch != 0:

@@ -113,17 +113,27 @@ def solution_times(i1_per_bin: Callable[[int], np.ndarray], time_bin_starts: Seq
     return np.where(np.isnan(last_time), hit_time, interpolated)
 
 
+#: training features per time bin (float64 bytes) below which readouts of several bins are fitted together
+STACK_BELOW_BYTES = 256 * 2 ** 10
+
+
 class _ChunkedI1:
-    """``i1(k)``: the test images' I1 from a readout of time bin ``k``; readouts are fitted a chunk of consecutive
-    bins at a time (one stacked fit, :class:`SoftmaxReadout`), as many bins as fit in ``max_chunk_bytes`` of
-    float64 training features, so a split costs a few passes instead of one per bin."""
+    """``i1(k)``: the test images' I1 from a readout of time bin ``k``.
+
+    A readout's training is thousands of small steps; with few training features per bin the steps cost their Python
+    overhead, not their arithmetic. Then readouts are fitted a chunk of consecutive bins at a time (one stacked fit,
+    :class:`SoftmaxReadout`), chunks doubling in length (1, 2, 4, ... bins, capped by ``max_chunk_bytes``): bins past
+    the one where every image has reached its threshold are never needed, so this fits at most about twice the bins
+    a bin-by-bin loop fits, in a few passes. With more than :data:`STACK_BELOW_BYTES` of training features per bin the
+    arithmetic dominates and bins are fitted one at a time (`benchmarks/bench_ported.py`)."""
 
     def __init__(self, values, bin_order, train_rows, test_rows, labels, truth, *, readout_kwargs, cap,
                  max_chunk_bytes):
         self.values, self.bin_order, self.train_rows, self.test_rows = values, bin_order, train_rows, test_rows
         self.labels, self.truth, self.readout_kwargs, self.cap = labels, truth, readout_kwargs or {}, cap
         per_bin = 8 * len(train_rows) * values.shape[1]
-        self.chunk = max(1, int(max_chunk_bytes // max(per_bin, 1)))
+        self.max_chunk = max(1, int(max_chunk_bytes // max(per_bin, 1))) if per_bin < STACK_BELOW_BYTES else 1
+        self.chunk = 1
         self.cache: dict[int, np.ndarray] = {}
 
     def __call__(self, k: int) -> np.ndarray:
@@ -136,6 +146,7 @@ class _ChunkedI1:
             for offset in range(len(bins)):
                 self.cache[k + offset] = image_i1(probabilities[offset], readout.classes_, self.truth[self.test_rows],
                                                   cap=self.cap)
+            self.chunk = min(2 * self.chunk, self.max_chunk)
         return self.cache.pop(k)
 
 
@@ -160,8 +171,8 @@ class OSTCorrelation(Metric):
     cap : float, default=5.0
         d' is clipped to +-cap.
     max_chunk_bytes : int, default=256 MiB
-        Readouts of consecutive time bins are fitted together while their training features (float64) fit in this
-        many bytes (the results do not depend on it).
+        Readouts of consecutive time bins are fitted together, in chunks that double in length up to this many
+        bytes of training features (float64); the results do not depend on it.
 
     Returns (from ``__call__(source_recordings, target_osts)``)
     ----------------------------------------------------------

@@ -18,6 +18,7 @@ import numpy as np
 
 from brainscore_metrics._adam import TF1Adam
 from brainscore_metrics._tf_random import keras_variance_scaling
+from brainscore_metrics.backend import blas_threads_for, get_backend
 
 __all__ = ["SoftmaxReadout"]
 
@@ -96,6 +97,16 @@ class SoftmaxReadout:
         n_readouts, n_samples, n_features = features.shape
         weights = np.repeat(self._initial_weights(n_features, len(self.classes_))[None], n_readouts, axis=0)
         bias = np.full((n_readouts, len(self.classes_)), self.bias, dtype=np.float32)
+        step_flops = 6 * n_readouts * min(self.train_batch_size, n_samples) * n_features * len(self.classes_)
+        with blas_threads_for(get_backend("numpy"), flops=step_flops):  # small steps: one BLAS thread
+            weights, bias = self._train(features, targets, weights, bias)
+        self.weights_, self.bias_ = (weights, bias) if stacked else (weights[0], bias[0])
+        if not stacked and self.zscore_feats:
+            self.mean_, self.scale_ = self.mean_[0], self.scale_[0]
+        return self
+
+    def _train(self, features: np.ndarray, targets: np.ndarray, weights: np.ndarray, bias: np.ndarray):
+        n_readouts, n_samples, _ = features.shape
         parameters, decay = [weights, bias], np.float32(self.weight_decay)
         optimiser, order_rng = TF1Adam(parameters), np.random.RandomState(0)
         final: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # readouts that stopped early -> their parameters
@@ -118,10 +129,7 @@ class SoftmaxReadout:
                 break
         for readout, (stopped_weights, stopped_bias) in final.items():
             weights[readout], bias[readout] = stopped_weights, stopped_bias
-        self.weights_, self.bias_ = (weights, bias) if stacked else (weights[0], bias[0])
-        if not stacked and self.zscore_feats:
-            self.mean_, self.scale_ = self.mean_[0], self.scale_[0]
-        return self
+        return weights, bias
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities, columns in ``classes_`` order: shape (n_samples, n_classes), or
