@@ -31,6 +31,11 @@ PACKAGES: dict[str, tuple[list[str], str]] = {
         ["brainio", "brainscore-core", "brainscore-metrics", "brainscore-vision"],
         "model_tools",
     ),
+    # Brain-Score 1.x's API (import brainscore): a deprecated layer, never installed by the others
+    "brainscore-legacy": (
+        ["brainio", "brainscore-core", "brainscore-metrics", "brainscore-vision"],
+        "brainscore",
+    ),
 }
 # extras installed for a package's own test session
 TEST_EXTRAS = {
@@ -39,10 +44,11 @@ TEST_EXTRAS = {
     "brainscore-metrics": "test,torch",
     "brainscore-vision": "test,report",
     "model-tools": "test",
+    "brainscore-legacy": "test",
 }
 # further in-repo packages a test session needs (end-to-end tests find models through entry points,
 # exactly as a third-party model package would be found; the package itself never imports them)
-TEST_ALSO = {"brainscore-vision": ["model-tools"]}
+TEST_ALSO = {"brainscore-vision": ["model-tools", "brainscore-legacy"]}
 
 nox.options.sessions = ["lint"] + [f"isolated-{p}" for p in PACKAGES] + [f"tests-{p}" for p in PACKAGES]
 nox.options.error_on_missing_interpreters = True

@@ -61,6 +61,48 @@ def test_reference_shaped_assemblies_construct():
     assert list(square.sel(stimulus_id="b").values) == [0.0, 1.0, 0.0]
 
 
+def _responses():
+    return NeuroidAssembly(np.arange(12.0).reshape(4, 3),
+                           coords={"stimulus_id": ("presentation", list("abcd")),
+                                   "object_name": ("presentation", ["x", "x", "y", "y"]),
+                                   "neuroid_id": ("neuroid", ["n0", "n1", "n2"]),
+                                   "region": ("neuroid", ["IT"] * 3)},
+                           dims=["presentation", "neuroid"])
+
+
+def test_rebuilding_from_coords_items_leaves_out_the_coordinates_of_a_dropped_dim():
+    """The coordinates rule: Brain-Score's RSM helpers (e.g. Coggan2024's ``RSA``) rebuild an assembly from
+    ``assembly.coords.items()`` minus the ``neuroid`` dim. Under the xarray Brain-Score pins, ``neuroid_id`` and
+    ``region`` were levels of the ``neuroid`` MultiIndex and went with it; here they are left out too."""
+    responses = _responses()
+    coords = {name: value for name, value in responses.coords.items() if name != "neuroid"}
+    assert {"neuroid_id", "region"} <= set(coords)  # what modern xarray yields, and would refuse
+    correlations = np.corrcoef(responses.values)
+    with pytest.warns(UserWarning, match="Duplicate dimension names"):  # xarray's own note on the RSM form
+        rsm = DataAssembly(correlations, coords=coords, dims=["presentation", "presentation"])
+    assert set(rsm.coords) == {"stimulus_id", "object_name"}
+    np.testing.assert_array_equal(rsm.values, correlations)
+    assert rsm["stimulus_id"].values.tolist() == list("abcd")
+    # the same rule for a 2-D rebuild onto another dim name: presentation coordinates stay, neuroid ones go
+    means = NeuroidAssembly(responses.values.mean(1, keepdims=True), dims=["presentation", "time_bin"],
+                            coords=dict(responses.coords.items()))
+    assert set(means.coords) == {"stimulus_id", "object_name"} and means.shape == (4, 1)
+
+
+def test_the_coordinates_rule_changes_nothing_else():
+    responses = _responses()
+    # tuple-form coordinates on a dim the array lacks are still refused, as xarray refuses them
+    with pytest.raises(ValueError, match="neuroid_id"):
+        NeuroidAssembly(np.zeros(4), coords={"neuroid_id": ("neuroid", list("abcd"))}, dims=["presentation"])
+    # a labelled coordinate on one of the array's dims is kept; plain xarray is untouched
+    kept = NeuroidAssembly(responses.values, coords=dict(responses.coords.items()), dims=responses.dims)
+    assert set(kept.coords) == set(responses.coords)
+    with pytest.raises(ValueError, match="neuroid_id"):
+        xr.DataArray(np.zeros(4), coords={"neuroid_id": responses["neuroid_id"]}, dims=["presentation"])
+    # without dims, xarray infers them as usual
+    assert DataAssembly(responses).dims == responses.dims
+
+
 @pytest.mark.parametrize("cls", [BehavioralAssembly, PropertyAssembly, MetadataAssembly, DataAssembly])
 def test_free_dims(cls):
     assert cls(np.zeros((2, 3)), dims=["presentation", "choice"]).dims == ("presentation", "choice")

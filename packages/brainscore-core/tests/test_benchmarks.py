@@ -155,13 +155,13 @@ def test_core_form_with_a_ready_ceiling():
     # brainscore_core reference form: BenchmarkBase(identifier, ceiling, version, parent)
     benchmark = Echo("Kar2019-ost", Score(0.79), 2, "IT")
     assert float(benchmark.ceiling) == 0.79 and benchmark.version == 2 and benchmark.parent == "IT"
-    assert float(Echo("x", ceiling=0.5).ceiling) == 0.5
-    assert float(Echo("x", 0.6).ceiling) == 0.6
+    assert float(Echo("x", version=1, ceiling=0.5).ceiling) == 0.5
+    assert float(Echo("x", 0.6, 1).ceiling) == 0.6
 
 
 def test_missing_ceiling_is_an_error_naming_the_benchmark():
     with pytest.raises(ValueError, match="'Nothing'"):
-        _ = Echo("Nothing").ceiling
+        _ = Echo("Nothing", version=1).ceiling
 
 
 def test_properties_and_defaults():
@@ -172,9 +172,29 @@ def test_properties_and_defaults():
     assert "Echo.IT-pls" in repr(benchmark)
 
 
-def test_benchmark_is_abstract():
-    with pytest.raises(TypeError):
-        Benchmark()
+def test_benchmark_members_raise_not_implemented_like_brainscore():
+    """Brain-Score's ``Benchmark`` has no abstract member: a subclass defining only ``__call__`` can be built, and what
+    it leaves out raises ``NotImplementedError`` naming the class."""
+
+    class OnlyCall(Benchmark):
+        def __call__(self, candidate):
+            return Score(0.5)
+
+    benchmark = OnlyCall()
+    assert float(benchmark(None)) == 0.5 and benchmark.parent is None and benchmark.bibtex is None
+    for member in ("identifier", "version", "ceiling"):
+        with pytest.raises(NotImplementedError, match=f"OnlyCall.*{member}"):
+            getattr(benchmark, member)
+    with pytest.raises(NotImplementedError, match="Benchmark does not define __call__"):
+        Benchmark()(None)
+
+
+def test_benchmark_base_requires_a_version_like_brainscore():
+    """Brain-Score's ``BenchmarkBase(identifier, ceiling_func, version, ...)`` has no default version; ``None`` is kept."""
+    with pytest.raises(TypeError, match=r"Echo\('E'\) is missing the argument 'version'"):
+        Echo("E", CountingCeiling())
+    assert Echo("E", CountingCeiling(), None).version is None
+    assert Echo("E", CountingCeiling(), version=4).version == 4
 
 
 def test_score_benchmark_preallocates_then_calls():
@@ -188,7 +208,7 @@ def test_score_benchmark_preallocates_then_calls():
             calls.append(("call", candidate))
             return Score(0.3)
 
-    assert float(score_benchmark(Recording("R", 1.0), "model")) == 0.3
+    assert float(score_benchmark(Recording("R", 1.0, 1), "model")) == 0.3
     assert calls == [("preallocate", "model"), ("call", "model")]
 
 
@@ -224,3 +244,11 @@ def test_a_damaged_ceiling_record_is_a_miss_with_a_warning(tmp_path):
     path.write_text(path.read_text().replace('"attrs"', '"attrz"'))  # a missing key: a miss, never a KeyError
     with pytest.warns(RuntimeWarning):
         assert cache.load("Lab.IT-pls", 1, "d" * 40) is None
+
+
+def test_a_missing_member_reads_as_absent_for_getattr_with_a_default():
+    class OnlyCall(Benchmark):
+        def __call__(self, candidate):
+            return Score(0.5)
+
+    assert getattr(OnlyCall(), "version", None) is None  # the grid and the CLI then store version 1

@@ -36,3 +36,24 @@ def test_both_names_is_an_error():
 def test_signature_shows_only_the_new_name():
     assert list(inspect.signature(Seeded).parameters) == ["random_state"]
     assert Seeded.__init__.renamed_keywords == {"seed": "random_state"}
+
+
+def test_deprecated_attributes_warn_naming_the_new_spelling_and_load_lazily():
+    import pytest
+
+    from brainscore_core.deprecation import deprecated_attributes, warn_deprecated
+
+    loaded = []
+    getter = deprecated_attributes("legacy.module", {"Old": ("new.module.New", lambda: loaded.append(1) or 42)})
+    assert loaded == []
+    with pytest.warns(DeprecationWarning, match=r"^legacy\.module\.Old is deprecated: use new\.module\.New$"):
+        assert getter("Old") == 42
+    with pytest.raises(AttributeError, match="'legacy.module' has no attribute 'Other'"):
+        getter("Other")
+    with pytest.warns(DeprecationWarning, match="x is deprecated: use y"):
+        warn_deprecated("x", "y")
+    by_path = deprecated_attributes("legacy.module", {"join": ("os.path.join", "os.path:join")})
+    with pytest.warns(DeprecationWarning, match="legacy.module.join is deprecated: use os.path.join"):
+        import os.path
+
+        assert by_path("join") is os.path.join

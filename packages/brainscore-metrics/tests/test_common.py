@@ -29,6 +29,11 @@ def test_check_metric(identifier, pair):
         score = check_metric(metric, source, target, expected_dims=("time_bin",))
     elif identifier.startswith("reverse_pls"):  # splits come from the source (the swapped target)
         score = check_metric(metric, source, target, permute=("target",))
+    elif identifier == "mask_regression":  # reads the source's feature-map layout: here 30 channels of 1 x 1
+        layout = {"channel": ("neuroid", np.arange(source.sizes["neuroid"])),
+                  "channel_x": ("neuroid", np.zeros(source.sizes["neuroid"], int)),
+                  "channel_y": ("neuroid", np.zeros(source.sizes["neuroid"], int))}
+        score = check_metric(metric, source.assign_coords(layout), target)
     else:
         score = check_metric(metric, source, target)
     assert score.attrs["raw"].sizes["split"] == 10

@@ -12,7 +12,8 @@ from brainscore_metrics.plugin import CEILINGS, METRICS
 
 #: values for the parameters without a default
 _REQUIRED = {"independent_variable": "vernier_offset", "baseline_condition": "a", "test_condition": "b",
-             "property_name": "orientation_selective", "similarity_metric": "ks"}
+             "property_name": "orientation_selective", "similarity_metric": "ks", "image_types": ["w", "f"],
+             "factor": "color"}
 _CLASSES = sorted({(module, name) for module, name, _ in [*METRICS.values(), *CEILINGS.values()]})
 
 

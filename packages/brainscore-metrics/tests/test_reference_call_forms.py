@@ -80,3 +80,23 @@ def test_rsa_ceiling_with_an_rdm_callable_and_a_similarity_function(activations)
 def test_ceilings_are_metrics_too():
     for identifier in ("internal_consistency", "internal_consistency_temporal", "rsa_ceiling", "property_ceiling"):
         assert METRICS[identifier][:2] == CEILINGS[identifier][:2]
+
+
+def test_regression_objects_and_the_correlation_argument():
+    """Brain-Score's form ``CrossRegressedCorrelation(regression_object, correlation_object, crossvalidation_kwargs)``:
+    any estimator with fit/predict is driven per split (a fresh copy each time), and equals our own regression of
+    the same kind; the correlation argument may only be Pearson's r."""
+    from _regression_helpers import synthetic_pair
+    from scipy.stats import pearsonr as scipy_pearsonr
+    from sklearn.linear_model import Ridge
+
+    from brainscore_metrics.regression_correlation import CrossRegressedCorrelation
+
+    source, target, *_ = synthetic_pair(n=80, p=12, q=5, seed=2)
+    ours = CrossRegressedCorrelation("ridge")(source, target)
+    theirs = CrossRegressedCorrelation(Ridge(alpha=1), scipy_pearsonr, {"splits": 10})(source, target)
+    np.testing.assert_allclose(theirs.attrs["splits"], ours.attrs["splits"], atol=1e-8)
+    with pytest.raises(ValueError, match="Pearson's r"):
+        CrossRegressedCorrelation("ridge", spearmanr)(source, target)
+    with pytest.raises(ValueError, match="neither a name"):
+        CrossRegressedCorrelation(object())(source, target)

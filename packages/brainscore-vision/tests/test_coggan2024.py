@@ -13,13 +13,13 @@ from scipy.stats import pearsonr
 import brainscore_vision
 from brainscore_vision.benchmark_helpers._timebins import BenchmarkDataError
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
-from brainscore_vision.benchmarks.coggan2024_fmri.benchmark import (
+from brainscore_vision.benchmarks.coggan2024_fMRI.benchmark import (
     leave_one_subject_out_ceiling,
     model_similarity_matrix,
     off_diagonal,
     squared_ceiled_score,
 )
-from brainscore_vision.data.coggan2024_fmri.data_packaging.packaging import build_rsm_assembly
+from brainscore_vision.data.coggan2024_fMRI.data_packaging.packaging import build_rsm_assembly
 
 REGIONS = ["V1", "V2", "V4", "IT"]
 
@@ -116,7 +116,7 @@ def test_assembly_matches_the_raw_matrices(coggan_raw):
 
 
 def test_bad_matrices_are_refused_with_the_shape():
-    from brainscore_vision.data.coggan2024_fmri.data_packaging.packaging import RawDataError
+    from brainscore_vision.data.coggan2024_fMRI.data_packaging.packaging import RawDataError
 
     with pytest.raises(RawDataError, match=r"\(1, 1, 3, 3\).*4 stimuli"):
         build_rsm_assembly(np.zeros((1, 1, 3, 3)), ["V1"], ["sub-0"], ["a", "b", "c", "d"])

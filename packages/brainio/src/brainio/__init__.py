@@ -66,7 +66,23 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
+# brainio 2021's lookups: served by the opt-in brainscore-legacy distribution (import name ``brainscore``)
+_LEGACY_LOOKUPS = {"get_assembly": "brainscore_vision.load_dataset", "get_stimulus_set": "brainscore_vision.load_stimulus_set"}
+
+
+def _legacy_lookup(name: str) -> Any:
+    """``brainio.get_assembly`` / ``get_stimulus_set`` of 2021: importing the legacy layer adds them (with a
+    DeprecationWarning on use); without it, one line says how to get it and what replaces them."""
+    if importlib.util.find_spec("brainscore") is None or importlib.util.find_spec("brainscore._brainio2021") is None:
+        raise AttributeError(f"brainio.{name} is brainio 2021's API, kept in the opt-in legacy layer: python -m pip "
+                             f"install -c constraints.txt ./packages/brainscore-legacy (or use {_LEGACY_LOOKUPS[name]})")
+    importlib.import_module("brainscore")  # adds brainio 2021's spellings to this module
+    return globals()[name]
+
+
 def __getattr__(name: str) -> Any:
+    if name in _LEGACY_LOOKUPS:
+        return _legacy_lookup(name)
     module = _LAZY.get(name)
     if module is None:
         if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:

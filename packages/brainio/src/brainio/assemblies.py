@@ -18,7 +18,14 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .coords import array_is_element, gather_indexes, get_levels, merge_data_arrays, walk_coords
+from .coords import (
+    array_is_element,
+    coords_for_new_dims,
+    gather_indexes,
+    get_levels,
+    merge_data_arrays,
+    walk_coords,
+)
 from .errors import DimensionError, UnknownAssemblyClassError
 from .grouping import MultiGroupBy, average_repetition, mean_over_coordinate, multi_dim_apply
 
@@ -113,6 +120,8 @@ class DataAssembly(xr.DataArray):
         # Like Brain-Score's, the constructor accepts any dims (an RDM as presentation x presentation, dims named
         # after coordinates): the class's dims are checked where data is published, at packaging and by
         # ``brainio validate`` (:func:`brainio.validation.check_assembly`), or on demand by ``validate()``.
+        if not fastpath:
+            coords = coords_for_new_dims(coords, dims)
         super().__init__(data, coords=coords, dims=dims, name=name, attrs=attrs, indexes=indexes, fastpath=fastpath)
 
     @classmethod

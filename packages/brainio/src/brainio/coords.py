@@ -16,6 +16,7 @@ import xarray as xr
 __all__ = [
     "array_is_element",
     "coords_for_dim",
+    "coords_for_new_dims",
     "flatten_indexes",
     "gather_indexes",
     "get_levels",
@@ -44,6 +45,29 @@ def walk_coords(assembly: xr.DataArray) -> Iterator[tuple[Hashable, tuple[Hashab
 def coords_for_dim(assembly: xr.DataArray, dim: Hashable) -> dict[Hashable, np.ndarray]:
     """``{name: values}`` of the coordinates that label exactly ``dim``."""
     return {name: values for name, dims, values in walk_coords(assembly) if dims == (dim,)}
+
+
+def coords_for_new_dims(coords: Any, dims: Any) -> Any:
+    """The coordinates a new assembly of ``dims`` keeps from ``coords``: the rule of brainio's constructors.
+
+    Brain-Score's helpers rebuild assemblies from another assembly's coordinates, e.g. an RSM of
+    ``presentation x presentation`` from ``{name: coord for name, coord in assembly.coords.items() if name !=
+    'neuroid'}``. Under the xarray Brain-Score pins, the coordinates of a dimension were levels of one MultiIndex and
+    left together with it; in brainio (and modern xarray) each is a coordinate of its own, so xarray would refuse
+    ``neuroid_id`` (dims ``('neuroid',)``) on an array without ``neuroid``. The rule: a coordinate passed as a
+    labelled object (a ``DataArray`` or ``Variable``, i.e. taken from another assembly) whose dimensions are not
+    all among ``dims`` is left out, as it was under that xarray. Everything else is passed to xarray unchanged:
+    tuple-form coordinates such as ``{'neuroid_id': ('neuroid', ids)}`` on the wrong dimension still raise, and
+    nothing changes where ``dims`` is not given.
+    """
+    if dims is None or coords is None or not hasattr(coords, "items"):
+        return coords
+    names = {dims} if isinstance(dims, str) else set(dims)
+    foreign = [name for name, value in coords.items()
+               if isinstance(value, (xr.DataArray, xr.Variable)) and not set(value.dims) <= names]
+    if not foreign:
+        return coords
+    return {name: value for name, value in coords.items() if name not in foreign}
 
 
 def array_is_element(arr: Sequence, element: Any) -> bool:

@@ -7,25 +7,29 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
 from brainscore_core._ceiling_cache import CeilingCache, caching_disabled, data_digest
+from brainscore_core.errors import MemberNotImplementedError
 from brainscore_core.normalization import bound_score, ceil_score, explained_variance
 from brainscore_core.score import Score
 
 __all__ = ["Benchmark", "BenchmarkBase", "bound_score", "ceil_score", "explained_variance", "score_benchmark"]
 
 
-class Benchmark(ABC):
+class Benchmark:
     """A test of brain-likeness: ``benchmark(candidate) -> Score``.
+
+    As in Brain-Score, nothing here is abstract: a subclass overrides what it needs, and a member it leaves out
+    raises ``NotImplementedError`` naming the class when used (``__call__``, ``identifier``, ``version``,
+    ``ceiling``). ``parent`` and ``bibtex`` default to None.
 
     Attributes
     ----------
     identifier : str
         Unique name, e.g. ``'MajajHong2015.IT-pls'``.
-    version : int
+    version : int or None
         Incremented whenever a change can change scores.
     parent : str or None, default=None
         Name of the group this benchmark is aggregated into on the leaderboard (e.g. ``'IT'``).
@@ -38,30 +42,34 @@ class Benchmark(ABC):
     parent: str | None = None
     bibtex: str | None = None
 
-    @abstractmethod
     def __call__(self, candidate: Any) -> Score:
         """Score ``candidate`` (a domain model, e.g. a ``BrainModel``); returns a ceiled 0-d Score with
         attrs ``raw``, ``ceiling`` and ``error``."""
+        raise MemberNotImplementedError(f"{type(self).__name__} does not define __call__(candidate)")
 
     @property
-    @abstractmethod
     def identifier(self) -> str:
         """Unique name of the benchmark."""
+        raise MemberNotImplementedError(f"{type(self).__name__} does not define the property 'identifier'")
 
     @property
-    @abstractmethod
-    def version(self) -> int:
-        """Version of the benchmark."""
+    def version(self) -> int | None:
+        """Version of the benchmark (optional in Brain-Score's interface, but strongly encouraged)."""
+        raise MemberNotImplementedError(f"{type(self).__name__} does not define the property 'version'")
 
     @property
-    @abstractmethod
     def ceiling(self) -> Score:
         """Ceiling of the benchmark's data."""
+        raise MemberNotImplementedError(f"{type(self).__name__} does not define the property 'ceiling'")
 
     def preallocate_memory(self, candidate: Any) -> None:
         """Called by :func:`score_benchmark` before ``__call__``; lets a benchmark prepare the candidate
         (e.g. allocate activation buffers). No-op by default."""
         return None
+
+
+#: marks a ``version`` that was not passed (``None`` is a valid version, as in Brain-Score)
+_MISSING: Any = object()
 
 
 def _as_ceiling(value: Any) -> Score:
@@ -82,8 +90,10 @@ class BenchmarkBase(Benchmark):
     ceiling_func : callable () -> Score, or Score, default=None
         Computes the ceiling (vision form). A Score or number here is taken as the ceiling itself (the
         core form ``BenchmarkBase(identifier, ceiling, version, parent)``).
-    version : int, default=1
-        Benchmark version; part of the ceiling cache key.
+    version : int or None
+        Benchmark version; part of the ceiling cache key. Required, as in Brain-Score's ``BenchmarkBase``
+        (omitting it is a ``TypeError`` naming the benchmark; ``None`` is accepted and kept). The helper classes
+        built on it (``NeuralBenchmark`` and siblings in brainscore-vision) default it to 1.
     parent : str or None, default=None
         Leaderboard parent.
     bibtex : str or None, default=None
@@ -99,8 +109,11 @@ class BenchmarkBase(Benchmark):
     """
 
     def __init__(self, identifier: str, ceiling_func: Callable[[], Score] | Score | float | None = None,
-                 version: int = 1, parent: str | None = None, bibtex: str | None = None, *,
+                 version: int | None = _MISSING, parent: str | None = None, bibtex: str | None = None, *,
                  ceiling: Score | float | None = None, ceiling_data: Any = None):
+        if version is _MISSING:
+            raise TypeError(f"{type(self).__name__}({identifier!r}) is missing the argument 'version' (as in "
+                            "Brain-Score's BenchmarkBase; a new benchmark starts with version=1)")
         self._identifier = identifier
         self._ceiling_func = ceiling_func
         self._version = version

@@ -12,11 +12,12 @@ Used wherever a public keyword was renamed to the project's name table (``CONTRI
 from __future__ import annotations
 
 import functools
+import importlib
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["renamed_keywords"]
+__all__ = ["deprecated_attributes", "renamed_keywords", "warn_deprecated"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,3 +44,35 @@ def renamed_keywords(**renames: str) -> Callable[[F], F]:
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def warn_deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn with a ``DeprecationWarning`` that the spelling ``old`` is deprecated and names ``new`` (one line)."""
+    warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=stacklevel)
+
+
+def deprecated_attributes(module_name: str, aliases: dict[str, tuple[str, Callable[[], Any] | str]]):
+    """A module ``__getattr__`` (PEP 562) that serves old names, each with a ``DeprecationWarning`` naming its new
+    spelling.
+
+    Parameters
+    ----------
+    module_name : str
+        The module's ``__name__`` (used in the warning: ``'<module_name>.<name> is deprecated: use <new>'``).
+    aliases : dict
+        ``old name -> (new spelling for the message, target)``; the target is ``'module:attribute'`` or a callable
+        returning the object, resolved on access, so nothing is imported before an old name is used.
+
+    Usage: ``__getattr__ = deprecated_attributes(__name__, {'RDM': ("load_metric('rdm')", 'brainscore_metrics.rdm:RDMMetric')})``.
+    """
+    def __getattr__(name: str) -> Any:
+        if name not in aliases:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        new, target = aliases[name]
+        warn_deprecated(f"{module_name}.{name}", new)
+        if isinstance(target, str):
+            module, _, attribute = target.partition(":")
+            return getattr(importlib.import_module(module), attribute)
+        return target()
+
+    return __getattr__

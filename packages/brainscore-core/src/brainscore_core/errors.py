@@ -16,6 +16,7 @@ __all__ = [
     "InvalidPluginError",
     "MemoryBudgetError",
     "ModelDigestChangedWarning",
+    "MemberNotImplementedError",
     "NonScalarScoreError",
     "PluginLoadError",
     "PluginOverrideNotice",
@@ -102,6 +103,12 @@ class PluginLoadError(BrainScoreError, ImportError):
 
 class PluginOverrideNotice(UserWarning):
     """An installed plugin replaced a built-in one of the same identifier (the notice names both)."""
+
+
+class MemberNotImplementedError(BrainScoreError, NotImplementedError, AttributeError):
+    """A ``Benchmark`` subclass left out a member it is asked for (``identifier``, ``version``, ``ceiling``,
+    ``__call__``); Brain-Score raises ``NotImplementedError`` there. Also an ``AttributeError``, so that
+    ``getattr(benchmark, 'version', None)`` gives None."""
 
 
 class NonScalarScoreError(BrainScoreError, ValueError):

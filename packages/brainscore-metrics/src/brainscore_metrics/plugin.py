@@ -74,7 +74,14 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "dual_ridge_split": (f"{_PKG}.dual_ridge", "DualRidgeSplitCorrelation", {"regression": "dual_ridge"}),
     "dual_ridgecv_split": (f"{_PKG}.dual_ridge", "DualRidgeSplitCorrelation", {"regression": "dual_ridgecv"}),
     "predictor_consistency": (_PC, "SplitHalfPredictorConsistency", {}),
-    "i1": (f"{_PKG}.behavior.i2n", "I1n", {}),
+    "i1": (f"{_PKG}.behavior.i2n", "I1", {}),
+    # benchmark-specific metrics of Brain-Score's families (Kar2019, Baker2022, Maniquet2024, Cadena2017, ...)
+    "ost": (f"{_PKG}.behavior.ost", "OSTCorrelation", {}),
+    "mask_regression": (_RC, "CrossRegressedCorrelation", {"regression": "mask"}),
+    "baker_accuracy_delta": (f"{_PKG}.behavior.accuracy_delta", "BakerAccuracyDelta", {}),
+    "factor_dimensionality": (f"{_PKG}.dimensionality", "Dimensionality", {}),
+    "confusion_similarity": (f"{_PKG}.behavior.confusion", "ConfusionSimilarity", {}),
+    "tasks_consistency": (f"{_PKG}.behavior.confusion", "TasksConsistency", {}),
 }
 
 #: ceiling identifier -> (module, class name, default keyword arguments)

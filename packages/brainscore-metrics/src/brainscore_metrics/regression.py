@@ -29,11 +29,13 @@ from brainscore_metrics._ridge import (
 )
 from brainscore_metrics.backend import resolve_backend
 from brainscore_metrics.errors import TooFewFeaturesError, UnknownRegressionError
+from brainscore_metrics.mask_regression import MaskRegression
 
 __all__ = [
     "ALPHA_LIST",
     "REGRESSIONS",
     "LinearRegression",
+    "MaskRegression",
     "NeuronToNeuron",
     "PLSRegression",
     "RidgeCVRegression",
@@ -429,15 +431,35 @@ REGRESSIONS = {
     "ridgecv": RidgeCVRegression,
     "linear": LinearRegression,
     "neuron_to_neuron": NeuronToNeuron,
+    "mask": MaskRegression,
 }
 
 
 
 
 def make_regression(regression, regression_kwargs=None, backend=None):
-    """A regression instance from a name in :data:`REGRESSIONS` or an instance (returned as is)."""
+    """A regression instance from a name in :data:`REGRESSIONS`, or from an object.
+
+    An object is used as is when it is one of this package's regressions (it has ``cross_predict``); a labelled
+    wrapper (Brain-Score's ``XarrayRegression`` form, e.g. ``pls_regression()``) is unwrapped through its
+    ``as_array_regression()``; any other estimator with ``fit(X, Y)``/``predict(X)`` is driven through
+    :class:`~brainscore_metrics._estimator_regression.EstimatorRegression`. None means ``'pls'`` (Brain-Score's
+    default).
+    """
+    if regression is None:
+        regression = "pls"
     if not isinstance(regression, str):
-        return regression
+        unwrap = getattr(regression, "as_array_regression", None)
+        if callable(unwrap):
+            regression = unwrap()
+        if hasattr(regression, "cross_predict"):
+            return regression
+        if callable(getattr(regression, "fit", None)) and callable(getattr(regression, "predict", None)):
+            from brainscore_metrics._estimator_regression import EstimatorRegression
+
+            return EstimatorRegression(regression)
+        raise UnknownRegressionError(f"regression {regression!r} is neither a name in {sorted(REGRESSIONS)} nor an "
+                                     "object with fit(X, Y) and predict(X)")
     try:
         cls = REGRESSIONS[regression]
     except KeyError:

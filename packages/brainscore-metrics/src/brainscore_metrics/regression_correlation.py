@@ -44,6 +44,26 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def check_correlation(correlation) -> None:
+    """Accept Brain-Score's ``correlation=`` argument: None or Pearson's r (``pearsonr_correlation()``, an
+    ``XarrayCorrelation`` around ``scipy.stats.pearsonr``, or ``pearsonr`` itself), the only correlation its
+    regression metrics use; anything else is refused by name."""
+    if correlation is None:
+        return
+    function = getattr(correlation, "correlation_function", correlation)
+    if getattr(function, "__name__", None) != "pearsonr":
+        raise ValueError(f"correlation={correlation!r}: the regression-correlation metrics compute Pearson's r "
+                         "(pass None or pearsonr_correlation())")
+
+
+def prepare_regression(regression, source_m) -> None:
+    """Let a regression that needs the source's neuroid layout (the mask regression) read it from the unwrapped
+    source (``regression.set_source_layout(neuroid_coords)``)."""
+    set_layout = getattr(regression, "set_source_layout", None)
+    if callable(set_layout):
+        set_layout(source_m.neuroid_coords)
+
+
 def correlate_splits(xp, predictions, targets) -> np.ndarray:
     """Per-split, per-neuroid Pearson r.
 
@@ -95,13 +115,18 @@ class CrossRegressedCorrelation(Metric):
 
     Parameters
     ----------
-    regression : {'pls', 'ridge', 'ridgecv', 'linear', 'neuron_to_neuron'} or regression object,
+    regression : {'pls', 'ridge', 'ridgecv', 'linear', 'neuron_to_neuron', 'mask'} or regression object,
         default='pls'
-    regression_kwargs : dict or None, default=None
-        Passed to the regression class (e.g. ``dict(n_components=10)``, ``dict(alpha=10)``).
+        An object is one of :mod:`brainscore_metrics.regression`'s classes, Brain-Score's labelled form (e.g.
+        ``pls_regression()`` from ``brainscore_vision.metrics.regression_correlation``) or any estimator with
+        ``fit(X, Y)``/``predict(X)``; see :func:`~brainscore_metrics.regression.make_regression`.
+    correlation : None or Pearson's r, default=None
+        Brain-Score's second argument (``pearsonr_correlation()``); only Pearson's r is computed.
     crossvalidation_kwargs : dict or None, default=None
         Passed to :class:`~brainscore_metrics.splits.StimulusSplitter` (e.g.
         ``dict(stratification_coord='texture_type')``, ``dict(splits=5)``).
+    regression_kwargs : dict or None, default=None
+        Passed to the regression class (e.g. ``dict(n_components=10)``, ``dict(alpha=10)``).
     backend : str or None, default=None
         Array backend ('numpy', 'torch', 'torch_cuda'); None = current (see ``use_backend``).
     bootstrap : int or None, default=None
@@ -120,10 +145,11 @@ class CrossRegressedCorrelation(Metric):
     """
 
     @renamed_keywords(bootstrap_seed="bootstrap_random_state", stimulus_coord="comparison_coord")
-    def __init__(self, regression="pls", *, regression_kwargs=None, crossvalidation_kwargs=None,
+    def __init__(self, regression="pls", correlation=None, crossvalidation_kwargs=None, *, regression_kwargs=None,
                  backend=None, bootstrap: int | None = None, confidence: float = 0.95,
                  bootstrap_random_state: int = 0, comparison_coord: str = "stimulus_id"):
         self.regression = regression
+        self.correlation = correlation
         self.regression_kwargs = regression_kwargs
         self.crossvalidation_kwargs = crossvalidation_kwargs
         self.backend = backend
@@ -139,8 +165,10 @@ class CrossRegressedCorrelation(Metric):
         return StimulusSplitter(**kwargs)
 
     def __call__(self, source, target) -> Score:
+        check_correlation(self.correlation)
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
         source_m, target_m = align_pair(source, target, stimulus_coord=self.comparison_coord)
+        prepare_regression(regression, source_m)
         splitter = self._splitter()
         values, pairs = splitter.split_values(target)
         sorted_split_values = np.asarray(target[splitter.split_coord].values)[target_m.order]
@@ -176,8 +204,8 @@ class SplitRegressedCorrelation(SplitMetric):
     """Regression-correlation on a fixed train/test split.
 
     Call as ``metric(source_train, source_test, target_train, target_test)``. Parameters as
-    :class:`CrossRegressedCorrelation` (no cross-validation). Returns a 0-d Score: median over neuroids
-    of the test Pearson r, attrs ``raw`` (neuroid), ``error`` NaN (the reference defines none) and,
+    :class:`CrossRegressedCorrelation` (no cross-validation; Brain-Score's name is ``TrainTestSplitCorrelation``).
+    Returns a 0-d Score: median over neuroids of the test Pearson r, attrs ``raw`` (neuroid), ``error`` NaN (the reference defines none) and,
     with ``bootstrap``, ``ci_low``/``ci_high`` from resampled test stimuli.
 
     ``alphas`` (default None) is Brain-Score's keyword of ``load_metric('ridgecv_split', alphas=...)``: the
@@ -185,10 +213,11 @@ class SplitRegressedCorrelation(SplitMetric):
     """
 
     @renamed_keywords(bootstrap_seed="bootstrap_random_state", stimulus_coord="comparison_coord")
-    def __init__(self, regression="pls", *, regression_kwargs=None, backend=None, bootstrap: int | None = None,
-                 confidence: float = 0.95, bootstrap_random_state: int = 0, comparison_coord: str = "stimulus_id",
-                 alphas=None):
+    def __init__(self, regression="pls", correlation=None, *, regression_kwargs=None, backend=None,
+                 bootstrap: int | None = None, confidence: float = 0.95, bootstrap_random_state: int = 0,
+                 comparison_coord: str = "stimulus_id", alphas=None):
         self.regression = regression
+        self.correlation = correlation
         self.regression_kwargs = regression_kwargs
         self.alphas = alphas
         self.backend = backend
@@ -198,12 +227,14 @@ class SplitRegressedCorrelation(SplitMetric):
         self.comparison_coord = comparison_coord
 
     def __call__(self, source_train, source_test, target_train, target_test) -> Score:
+        check_correlation(self.correlation)
         kwargs = self.regression_kwargs
         if self.alphas is not None and self.regression == "ridgecv":
             kwargs = {"alphas": self.alphas, **(kwargs or {})}
         regression = make_regression(self.regression, kwargs, self.backend)
         train_source, train_target = align_pair(source_train, target_train, stimulus_coord=self.comparison_coord)
         test_source, test_target = align_pair(source_test, target_test, stimulus_coord=self.comparison_coord)
+        prepare_regression(regression, train_source)
         xp = resolve_backend(self.backend)
         if regression.backend is None:
             regression.backend = xp.name

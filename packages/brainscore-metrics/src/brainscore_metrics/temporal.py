@@ -19,6 +19,7 @@ from brainscore_metrics.regression import make_regression
 from brainscore_metrics.regression_correlation import (
     CrossRegressedCorrelation,
     _median_over_neuroids,
+    check_correlation,
     correlate_splits,
 )
 from brainscore_metrics.splits import aggregate_splits, indices_of_values
@@ -38,6 +39,7 @@ class SpanTimeCrossRegressedCorrelation(CrossRegressedCorrelation):
     """
 
     def __call__(self, source, target) -> Score:
+        check_correlation(self.correlation)
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
         require_dims(target, ("time_bin",), "target")
         source_m, target_m = align_pair(source, target, stimulus_coord=self.comparison_coord, time=True)

@@ -27,7 +27,7 @@ import scipy.stats
 from brainscore_core.metrics import Metric, Score
 from brainscore_metrics.behavior._common import BehaviorInputError, add_confidence_interval, trial_values
 
-__all__ = ["I1n", "I2n", "ceil_per_repetition", "dprime_matrix"]
+__all__ = ["I1", "I1n", "I2n", "ceil_per_repetition", "dprime_matrix"]
 
 
 def _group_nanmean(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
@@ -112,6 +112,7 @@ class I2n(Metric):
     """
 
     collapse_distractors = False
+    normalize = True
 
     def __init__(self, *, repetitions: int = 2, cap: float = 5.0, skipna: bool = False, random_state: int = 0,
                  bootstrap: int | None = None, sample_coord: str = "sample_obj", distractor_coord: str = "dist_obj",
@@ -129,7 +130,7 @@ class I2n(Metric):
 
     # ----------------------------------------------------------------------------------- matrices
     def _finish(self, p: np.ndarray, truth: np.ndarray) -> np.ndarray:
-        dprime = dprime_matrix(p, truth, cap=self.cap, normalize=True)
+        dprime = dprime_matrix(p, truth, cap=self.cap, normalize=self.normalize)
         if self.collapse_distractors:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows stay NaN
@@ -240,6 +241,13 @@ class I1n(I2n):
     """I1n: as :class:`I2n`, with d' averaged over distractors per image (after normalisation)."""
 
     collapse_distractors = True
+
+
+class I1(I2n):
+    """I1 (Brain-Score's ``i1``): d' per image averaged over distractors, without the normalisation of I1n."""
+
+    collapse_distractors = True
+    normalize = False
 
 
 def ceil_per_repetition(score: Score, ceiling: Score) -> Score:

@@ -34,6 +34,11 @@ class XarrayRegression:
         self._stimulus_coord = stimulus_coord
         self._target_neuroid_values: dict[str, np.ndarray] | None = None
 
+    def as_array_regression(self) -> Any:
+        """The wrapped regression on arrays: how brainscore-metrics' regression metrics use this object when it is
+        passed as their ``regression`` (they align and unwrap the assemblies themselves)."""
+        return self._regression
+
     def _align(self, assembly):
         _check_dims(assembly, self._expected_dims)
         return assembly.transpose(*self._expected_dims)
@@ -71,6 +76,11 @@ class XarrayCorrelation:
         self._correlation = correlation
         self._correlation_coord = correlation_coord
         self._neuroid_coord = neuroid_coord
+
+    @property
+    def correlation_function(self) -> Callable:
+        """The wrapped ``correlation(a, b) -> (r, p)`` (brainscore-metrics' regression metrics accept Pearson's)."""
+        return self._correlation
 
     def __call__(self, prediction, target) -> Score:
         prediction = prediction.sortby([self._correlation_coord, self._neuroid_coord])

@@ -40,7 +40,7 @@ from brainscore_vision.data.geirhos2021 import BIBTEX, DATASETS
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
-__all__ = ["DATASETS", "EXCLUDED_CONDITIONS", "VISUAL_DEGREES", "Geirhos2021Accuracy", "Geirhos2021ErrorConsistency",
+__all__ = ["DATASETS", "EXCLUDED_CONDITIONS", "cast_coordinate_type", "VISUAL_DEGREES", "Geirhos2021Accuracy", "Geirhos2021ErrorConsistency",
            "Geirhos2021ShapeBias", "benchmark_identifier", "human_trials", "labelled_trials", "shape_bias"]
 
 VISUAL_DEGREES = 3
@@ -247,3 +247,15 @@ class Geirhos2021ShapeBias(_Geirhos2021):
                            human_shape_bias=self.human_shape_bias(), normalization="none (ceiling 1)",
                            bibtex=self.bibtex)
         return score
+
+
+def cast_coordinate_type(assembly, coordinate: str, newtype):
+    """``assembly`` with the values of ``coordinate`` cast to ``newtype`` (Brain-Score's helper, used on the
+    ``condition`` coordinate of precomputed features: ``cast_coordinate_type(features, 'condition', newtype=str)``)."""
+    values = np.asarray(assembly[coordinate].values).astype(newtype)
+    return assembly.assign_coords({coordinate: (assembly[coordinate].dims, values)})
+
+
+#: Brain-Score's names of the two benchmark classes (same constructor: ``(dataset)``)
+_Geirhos2021ErrorConsistency = Geirhos2021ErrorConsistency
+_Geirhos2021Accuracy = Geirhos2021Accuracy

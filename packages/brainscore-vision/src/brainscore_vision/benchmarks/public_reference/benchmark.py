@@ -32,9 +32,12 @@ from brainscore_vision import load_ceiling, load_dataset, load_metric, load_stim
 from brainscore_vision.benchmark_helpers.neural_common import NeuralBenchmark, average_repetition
 from brainscore_vision.utils import LazyLoad
 
-__all__ = ["FreemanZiemba2013PublicPLS", "MajajHong2015PublicPLS", "MajajHong2015PublicTemporalPLS",
-           "Rajalingham2018PublicI2n", "freemanziemba_assembly", "majajhong_assembly", "majajhong_temporal_assembly",
-           "rajalingham_assembly"]
+__all__ = ["FREEMANZIEMBA_BIBTEX", "MAJAJHONG_BIBTEX", "RAJALINGHAM_BIBTEX", "FreemanZiemba2013PublicPLS",
+           "FreemanZiembaV1PublicBenchmark", "FreemanZiembaV2PublicBenchmark", "MajajHong2015PublicPLS",
+           "MajajHong2015PublicTemporalPLS", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark",
+           "Rajalingham2018PublicI2n", "RajalinghamMatchtosamplePublicBenchmark", "freemanziemba_assembly",
+           "load_freemanziemba2013", "load_majajhong2015", "load_rajalingham2018", "majajhong_assembly",
+           "majajhong_temporal_assembly", "rajalingham_assembly"]
 
 MAJAJHONG_BIBTEX = """@article{majaj2015simple,
   title   = {Simple learned weighted sums of inferior temporal neuronal firing rates accurately predict human core
@@ -176,3 +179,42 @@ class Rajalingham2018PublicI2n(BenchmarkBase):
                                   source_visual_degrees=self.visual_degrees)
         probabilities = candidate.look_at(stimuli, number_of_trials=self.number_of_trials)
         return ceil_per_repetition(self._metric(probabilities, assembly), self.ceiling)
+
+
+# -- Brain-Score's names for these benchmarks and loaders (re-exported from its module paths, e.g.
+# ``brainscore_vision.benchmarks.majajhong2015.benchmark``) ----------------------------------------------------------
+def MajajHongV4PublicBenchmark() -> NeuralBenchmark:
+    return MajajHong2015PublicPLS("V4")
+
+
+def MajajHongITPublicBenchmark() -> NeuralBenchmark:
+    return MajajHong2015PublicPLS("IT")
+
+
+def FreemanZiembaV1PublicBenchmark() -> NeuralBenchmark:
+    return FreemanZiemba2013PublicPLS("V1")
+
+
+def FreemanZiembaV2PublicBenchmark() -> NeuralBenchmark:
+    return FreemanZiemba2013PublicPLS("V2")
+
+
+def RajalinghamMatchtosamplePublicBenchmark() -> Rajalingham2018PublicI2n:
+    return Rajalingham2018PublicI2n()
+
+
+def load_majajhong2015(average_repetitions: bool, region: str, access: str = "private"):
+    """Brain-Score's ``majajhong2015.benchmark.load_assembly``: ``MajajHong2015.<access>`` of one region
+    (``presentation x neuroid``), repetitions averaged or kept. Only ``access='public'`` is public data."""
+    return majajhong_assembly(region, average_repetitions, assembly=load_dataset(f"MajajHong2015.{access}"))
+
+
+def load_freemanziemba2013(average_repetitions: bool, region: str, access: str = "private"):
+    """Brain-Score's ``freemanziemba2013.benchmarks.benchmark.load_assembly``: ``FreemanZiemba2013.<access>`` of one
+    region, the 1-ms bins of 50-200 ms averaged. Only ``access='public'`` is public data."""
+    return freemanziemba_assembly(region, average_repetitions, assembly=load_dataset(f"FreemanZiemba2013.{access}"))
+
+
+def load_rajalingham2018(access: str = "private"):
+    """Brain-Score's ``rajalingham2018.benchmarks.benchmark.load_assembly``: the human trials with ``correct``."""
+    return rajalingham_assembly(assembly=load_dataset(f"Rajalingham2018.{access}"))

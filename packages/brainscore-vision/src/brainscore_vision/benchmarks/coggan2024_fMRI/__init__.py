@@ -10,7 +10,7 @@ REGIONS = ("V1", "V2", "V4", "IT")
 
 def _factory(region: str):
     def build():
-        from brainscore_vision.benchmarks.coggan2024_fmri.benchmark import Coggan2024fMRIRSA
+        from brainscore_vision.benchmarks.coggan2024_fMRI.benchmark import Coggan2024fMRIRSA
 
         return Coggan2024fMRIRSA(region)
 

@@ -2,7 +2,7 @@
 
 Run as a script::
 
-    python -m brainscore_vision.data.coggan2024_fmri.data_packaging.packaging --raw-data ../shared/data --out /tmp/cg
+    python -m brainscore_vision.data.coggan2024_fMRI.data_packaging.packaging --raw-data ../shared/data --out /tmp/cg
 
 * stimulus set ``Coggan2024_fMRI``: the 24 greyscale images (8 objects x complete / upper / lower occluder), in
   matrix order, every column of ``stimuli.csv`` kept (``filename`` renamed to ``raw_filename``); file sha1s

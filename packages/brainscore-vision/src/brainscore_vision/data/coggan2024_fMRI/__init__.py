@@ -32,7 +32,7 @@ RAW_SHA1 = {
 
 
 def _package(raw_directory, store_directory):
-    from brainscore_vision.data.coggan2024_fmri.data_packaging.packaging import package
+    from brainscore_vision.data.coggan2024_fMRI.data_packaging.packaging import package
 
     return package(raw_directory, store_directory)
 

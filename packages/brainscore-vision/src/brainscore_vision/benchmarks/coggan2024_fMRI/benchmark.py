@@ -32,13 +32,14 @@ from brainscore_vision import load_dataset, load_stimulus_set
 from brainscore_vision.benchmark_helpers._timebins import BenchmarkDataError, squeeze_time_bin
 from brainscore_vision.benchmark_helpers.rsa_common import patterns_of
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
-from brainscore_vision.data.coggan2024_fmri import BIBTEX, IDENTIFIER
+from brainscore_vision.data.coggan2024_fMRI import BIBTEX, IDENTIFIER
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
-__all__ = ["REGIONS", "SELECTION_THRESHOLD", "TIME_BINS", "VISUAL_DEGREES", "Coggan2024fMRIRSA",
-           "leave_one_subject_out_ceiling", "model_similarity_matrix", "off_diagonal", "selected_units", "squared_ceiled_score",
-           "subject_correlations", "subject_matrices"]
+__all__ = ["BIBTEX", "REGIONS", "RSA", "SELECTION_THRESHOLD", "TIME_BINS", "VISUAL_DEGREES", "Coggan2024_IT",
+           "Coggan2024_V1", "Coggan2024_V2", "Coggan2024_V4", "Coggan2024fMRIRSA", "ceiler", "get_ceiling", "get_score",
+           "leave_one_subject_out_ceiling", "model_similarity_matrix", "off_diagonal", "selected_units",
+           "squared_ceiled_score", "subject_correlations", "subject_matrices"]
 
 REGIONS = ("V1", "V2", "V4", "IT")
 VISUAL_DEGREES = 9
@@ -149,12 +150,70 @@ def leave_one_subject_out_ceiling(matrices: np.ndarray, subjects=None) -> Score:
 def squared_ceiled_score(raw: Score, ceiling: Score) -> Score:
     """``(raw / ceiling) ** 2`` clipped to [0, 1]; attrs ``raw``, ``ceiling``, ``unbounded`` and
     ``normalization``. The square makes an anti-correlated model score like a correlated one."""
-    ratio = float(raw) / float(ceiling)
-    score = Score(ratio ** 2)
-    score.attrs[Score.RAW_VALUES_KEY] = raw
-    score.attrs["ceiling"] = ceiling
+    score = ceiler(raw, ceiling)
     score.attrs["normalization"] = "(raw / ceiling)^2"
     return bound_score(score)
+
+
+# -- Brain-Score's helper names and signatures (its tutorial's Coggan2024 example calls them) ----------------------
+def RSA(assembly, neuroid_dim: str = "neuroid"):
+    """The model's similarity matrix as an assembly ``presentation x presentation`` in the recordings' order, with
+    the fMRI-style unit selection (:func:`model_similarity_matrix`). Built, as Brain-Score builds it, from the
+    recordings' coordinates minus ``neuroid_dim`` (brainio's coordinates rule leaves the neuroid coordinates out).
+    ``neuroid_dim`` defaults to ``'neuroid'`` (Brain-Score passes ``Defaults.neuroid_dim``)."""
+    from brainio.assemblies import DataAssembly
+
+    assembly = squeeze_time_bin(assembly)
+    if neuroid_dim not in assembly.dims:
+        raise BenchmarkDataError(f"RSA: neuroid_dim {neuroid_dim!r} is not among the dims {assembly.dims}")
+    stimulus_dim = next(dim for dim in assembly.dims if dim != neuroid_dim)
+    matrix = model_similarity_matrix(assembly, [str(s) for s in assembly["stimulus_id"].values])
+    coords = {name: value for name, value in assembly.coords.items() if name != neuroid_dim}
+    return DataAssembly(matrix, coords=coords, dims=[stimulus_dim, stimulus_dim])
+
+
+def _subject_stack(target_rsm) -> np.ndarray:
+    """``(n_subjects, n, n)`` from one region's matrices (two stimulus dims and one dim along ``subject``)."""
+    target_rsm = resolve(target_rsm)
+    subject_dim = target_rsm["subject"].dims[0]
+    return np.asarray(target_rsm.transpose(subject_dim, ...).values, dtype=np.float64)
+
+
+def get_score(source_rsm, target_rsm) -> Score:
+    """Mean over subjects of the Pearson r between the off-diagonal cells of ``source_rsm`` (n x n) and each subject's
+    matrix of ``target_rsm`` (one region: ``n x n x subjects``); ``attrs['raw']`` the per-subject r. Brain-Score pairs
+    the cells by position; here the model's rows are put in the data's stimulus order first when both carry ids (the
+    same numbers whenever the orders already agree)."""
+    model = np.asarray(source_rsm.values, dtype=np.float64)
+    target_rsm = resolve(target_rsm)
+    if "stimulus_id" in source_rsm.coords and "stimulus_id_row" in target_rsm.coords:  # the data's order, by id
+        order = [str(s) for s in target_rsm["stimulus_id_row"].values]
+        position = {str(s): i for i, s in enumerate(source_rsm["stimulus_id"].values)}
+        missing = [s for s in order if s not in position]
+        if missing:
+            raise BenchmarkDataError(f"get_score: the model's matrix lacks stimuli {missing[:5]}")
+        rows = [position[s] for s in order]
+        model = model[np.ix_(rows, rows)]
+    per_subject = subject_correlations(model, _subject_stack(target_rsm))
+    score = Score(float(per_subject.mean()))
+    score.attrs[Score.RAW_VALUES_KEY] = per_subject.tolist()
+    return score
+
+
+def get_ceiling(assembly) -> Score:
+    """The leave-one-subject-out ceiling of one region's matrices (:func:`leave_one_subject_out_ceiling`)."""
+    return leave_one_subject_out_ceiling(_subject_stack(assembly))
+
+
+def ceiler(score: Score, ceiling: Score) -> Score:
+    """``(score / ceiling) ** 2``, unclipped (Brain-Score bounds it in the benchmark), attrs ``raw``, ``ceiling`` and,
+    if the score has one, ``error``."""
+    ceiled = Score((float(score) / float(ceiling)) ** 2)
+    if "error" in score.attrs:
+        ceiled.attrs["error"] = score.attrs["error"]
+    ceiled.attrs[Score.RAW_VALUES_KEY] = score
+    ceiled.attrs["ceiling"] = ceiling
+    return ceiled
 
 
 class Coggan2024fMRIRSA(BenchmarkBase):
@@ -217,6 +276,22 @@ class Coggan2024fMRIRSA(BenchmarkBase):
         score.attrs["n_units_selected"] = int(_n_selected(activations))
         score.attrs["bibtex"] = self.bibtex
         return score
+
+
+def Coggan2024_V1() -> Coggan2024fMRIRSA:
+    return Coggan2024fMRIRSA("V1")
+
+
+def Coggan2024_V2() -> Coggan2024fMRIRSA:
+    return Coggan2024fMRIRSA("V2")
+
+
+def Coggan2024_V4() -> Coggan2024fMRIRSA:
+    return Coggan2024fMRIRSA("V4")
+
+
+def Coggan2024_IT() -> Coggan2024fMRIRSA:
+    return Coggan2024fMRIRSA("IT")
 
 
 def _n_selected(activations, threshold: float = SELECTION_THRESHOLD) -> int:

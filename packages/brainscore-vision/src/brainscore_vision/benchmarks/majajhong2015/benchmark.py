@@ -1,0 +1,14 @@
+"""Brain-Score's import path ``brainscore_vision.benchmarks.majajhong2015.benchmark`` (see the package).
+"""
+
+from brainscore_vision.benchmarks.public_reference.benchmark import MAJAJHONG_BIBTEX as BIBTEX
+from brainscore_vision.benchmarks.public_reference.benchmark import (
+    MajajHongITPublicBenchmark,
+    MajajHongV4PublicBenchmark,
+)
+from brainscore_vision.benchmarks.public_reference.benchmark import load_majajhong2015 as load_assembly
+
+VISUAL_DEGREES = 8
+NUMBER_OF_TRIALS = 50
+
+__all__ = ["BIBTEX", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]

@@ -1,0 +1,7 @@
+"""Brain-Score's import path ``brainscore_vision.data.rajalingham2018``: the data's citation. The data itself is registered
+by reference to Brain-Score's public bucket (``brainscore_vision.data.public_catalogue``), not here.
+"""
+
+from brainscore_vision.benchmarks.public_reference.benchmark import RAJALINGHAM_BIBTEX as BIBTEX
+
+__all__ = ["BIBTEX"]
