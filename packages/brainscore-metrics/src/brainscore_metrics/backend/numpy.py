@@ -199,12 +199,12 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
 
     Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
     """
-    from threadpoolctl import threadpool_limits
+    from brainscore_metrics.backend import one_blas_thread
 
     norm1 = float(np.max(np.sum(np.abs(a), axis=0))) if estimate_condition else np.nan
     if a.flags.c_contiguous and not a.flags.f_contiguous:
         a = a.T  # same matrix (symmetric), Fortran order: LAPACK works in place
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         factor, info = lapack.dpotrf(a, lower=1, clean=1, overwrite_a=overwrite)
         if info != 0:
             raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
@@ -238,11 +238,11 @@ def pivoted_cholesky(a, tol: float):
     of ``a``), so that ``a[np.ix_(order, order)] ~= factor @ factor.T`` up to the dropped pivots. Runs on one BLAS
     thread (see :func:`cholesky_tail_inverse`).
     """
-    from threadpoolctl import threadpool_limits
+    from brainscore_metrics.backend import one_blas_thread
 
     if a.flags.c_contiguous and not a.flags.f_contiguous:
         a = a.T  # symmetric: the transpose is the same matrix, in LAPACK's order
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         factor, pivots, rank, info = lapack.dpstrf(a, tol=float(tol), lower=1)
     if info < 0:
         raise np.linalg.LinAlgError(f"pstrf info={info}")
