@@ -5,8 +5,9 @@ time; the load average is recorded before and after each):
 
 1. **cold**: an empty ``$BRAINSCORE_HOME`` (data packaged, grating stimuli generated, stimuli placed on screen,
    activations extracted, ceilings computed, every metric run, rows stored); the grid runs in the process, as
-   ``brainscore score`` runs it. Every stimulus the model is shown is recorded (path and content sha1), and the time
-   spent inside the model's forward passes is summed.
+   ``brainscore score`` runs it. Every stimulus the model is shown is recorded by its content digest (a file, or an
+   image placed on the screen in memory), and the time spent inside the model's forward passes is summed (a pass
+   that records only early layers ends there).
 2. **warm**: the same grid again with ``rescore=True`` in a new process (nothing is recomputed but the metrics).
 3. **floor**: a bare forward pass of the same network over the *distinct* images (by content) the cold run showed
    the model, in batches of 64, decoded and preprocessed before each batch's clock starts (only ``model(batch)`` is
@@ -51,47 +52,35 @@ def _loadavg() -> list[float]:
 
 
 def _instrument(record: dict) -> None:
-    """Record every stimulus shown to a model, the time inside forward passes and the grating generation time."""
-    import hashlib
-
-    import torch
-
+    """Record every stimulus shown to a model (by content), the time inside forward passes (whole or ended once the
+    recorded layers have their outputs) and the grating generation time."""
     from model_tools.activations import extractor as extractor_module
+    from model_tools.activations import hooks
+    from model_tools.activations.inputs import item_digest
 
-    original_run = extractor_module.ActivationsExtractor._run
+    original_forward = hooks.LayerRecorder.forward
 
-    def run(self, stimuli, layers, **kwargs):
-        hooks = []
-
-        def before(module, inputs):
-            record["_start"] = time.perf_counter()
-
-        def after(module, inputs, output):
-            record["forward_s"] += time.perf_counter() - record.pop("_start")
-            record["forward_images"] += int(inputs[0].shape[0])
-
-        hooks.append(self.model.register_forward_pre_hook(before))
-        hooks.append(self.model.register_forward_hook(after))
+    def forward(self, model, inputs):
+        start = time.perf_counter()
         try:
-            return original_run(self, stimuli, layers, **kwargs)
+            return original_forward(self, model, inputs)
         finally:
-            for hook in hooks:
-                hook.remove()
+            record["forward_s"] += time.perf_counter() - start
+            record["forward_images"] += int(inputs.shape[0])
 
-    extractor_module.ActivationsExtractor._run = run
+    hooks.LayerRecorder.forward = forward
     original_extract = extractor_module.ActivationsExtractor.extract_values
 
     def extract_values(self, stimuli, layers):
         normalised = extractor_module.as_stimuli(stimuli)
         if not normalised.is_tensor:
             for item in normalised.items:
-                if isinstance(item, (str, os.PathLike)) and str(item) not in record["shown"]:
-                    with open(item, "rb") as handle:
-                        record["shown"][str(item)] = hashlib.sha1(handle.read()).hexdigest()
+                placed = hasattr(item, "open_image")
+                shown = [item.source, item.ratio] if placed else str(item)
+                record["shown"].setdefault(item_digest(item), shown)
         return original_extract(self, normalised, layers)
 
     extractor_module.ActivationsExtractor.extract_values = extract_values
-    torch.set_num_threads(torch.get_num_threads())
 
     from brainscore_vision.data.marques2020.data_packaging import stimuli as grating_stimuli
 
@@ -127,12 +116,16 @@ def child(model: str, benchmarks: list[str], rescore: bool, out: Path) -> None:
     out.write_text(json.dumps(result, default=str))
 
 
-def floor(model: str, paths: list[str], batch_size: int = 64) -> dict:
-    """Seconds of ``model(batch)`` over ``paths`` (decoding and preprocessing before each batch's clock starts)."""
+def floor(model: str, shown: list, batch_size: int = 64) -> dict:
+    """Seconds of ``model(batch)``, the whole network, over the ``shown`` images (a path, or ``[source, ratio]``
+    of an image placed on the screen), decoded and preprocessed before each batch's clock starts."""
     import numpy as np
     import torch
 
     import brainscore_vision
+    from brainscore_vision.benchmark_helpers.screen import PlacedImage
+
+    paths = [PlacedImage.of(item[0], item[1]) if isinstance(item, list) else item for item in shown]
 
     commitment = brainscore_vision.load_model(model)
     extractor = commitment.activations_model
@@ -198,21 +191,18 @@ def main() -> None:
               f"images, grating generation {result['generation_s']:.1f} s, failed {failed}, load "
               f"{load_before} -> {result['loadavg_after']}", flush=True)
     cold = report["cold"]
-    distinct: dict[str, str] = {}
-    for path, digest in cold["shown"].items():
-        distinct.setdefault(digest, path)
+    distinct = cold["shown"]  # content digest -> path or [source, ratio]
     report["distinct_images"] = len(distinct)
-    report["shown_paths"] = len(cold["shown"])
     if not args.skip_floor:
         record = root / "floor.json"
-        record.write_text(json.dumps(sorted(distinct.values())))
+        record.write_text(json.dumps([distinct[digest] for digest in sorted(distinct)]))
         load_before = _loadavg()
         _spawn(["--child", "floor", "--model", args.model, "--record", str(record)], environment)
         report["floor"] = {**json.loads(record.read_text()), "loadavg_before": load_before,
                            "loadavg_after": _loadavg()}
         ratio = cold["wall_s"] / report["floor"]["floor_s"]
-        print(f"floor: {report['floor']['floor_s']:.1f} s bare forward over {len(distinct)} distinct images "
-              f"({len(cold['shown'])} paths shown); cold / floor = {ratio:.2f}", flush=True)
+        print(f"floor: {report['floor']['floor_s']:.1f} s bare forward over {len(distinct)} distinct images; "
+              f"cold / floor = {ratio:.2f}", flush=True)
     for phase in ("cold", "warm"):
         report.get(phase, {}).pop("shown", None)
     if args.out is not None:

@@ -95,6 +95,11 @@ class ActivationsExtractor:
         returning them to the system (glibc malloc, only while extracting; see
         :mod:`model_tools.activations.allocator`). None means on unless env ``MODEL_TOOLS_REUSE_MEMORY`` is
         ``0``.
+    truncate_forward : bool, default=True
+        End each forward pass once every recorded layer has its output: recording an early layer (V1) does not
+        run the rest of the network. The values are the same (each layer's output is copied when its module
+        returns); models whose recorded modules run more than once per pass (recurrent) always run whole (see
+        :class:`~model_tools.activations.hooks.LayerRecorder`).
 
     Examples
     --------
@@ -107,7 +112,8 @@ class ActivationsExtractor:
     def __init__(self, model: Any, identifier: str, preprocessing: Any = None, *, batch_size: int = 64,
                  num_workers: int | None = None, cache: bool | None = None,
                  cache_root: str | os.PathLike | None = None, reduction: Any = None, progress: bool | None = None,
-                 device: str = "cpu", reuse_memory: bool | None = None, overlap_decoding: bool | None = None):
+                 device: str = "cpu", reuse_memory: bool | None = None, overlap_decoding: bool | None = None,
+                 truncate_forward: bool = True):
         self.model = model
         self.identifier = identifier
         self.preprocessing = preprocessing
@@ -120,6 +126,7 @@ class ActivationsExtractor:
         self.device = device
         self.reuse_memory = reuse_memory
         self.overlap_decoding = overlap_decoding
+        self.truncate_forward = truncate_forward
 
     # -- public -----------------------------------------------------------------------------------------
     def __call__(self, stimuli: Any, layers: Sequence[str], *, stimuli_identifier: str | None = None,
@@ -247,7 +254,9 @@ class ActivationsExtractor:
         was_training = self.model.training
         self.model.eval()
         try:
-            with torch.no_grad(), LayerRecorder(modules, target.sink), freed_memory_reused(reuse), \
+            with torch.no_grad(), LayerRecorder(modules, target.sink,
+                                                stop_when_recorded=self.truncate_forward) as recorder, \
+                    freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
                     target.writing():
                 batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
@@ -256,7 +265,7 @@ class ActivationsExtractor:
                                                    desc=f"activations {self.identifier}", unit="batch"):
                     # phased: the last batch's rows were written beside this batch's decoding
                     target.start_batch(start, stop, wait_for_writes=phased)
-                    self.model(batch.to(self.device))
+                    recorder.forward(self.model, batch.to(self.device))
                     target.end_batch()
                 target.wait_for_writes()  # every row is in the file before the entry is committed
             return target.finish()
