@@ -5,9 +5,10 @@ import pytest
 from conftest import torch_or_skip
 
 from brainscore_metrics._correlation import pearson_columns
+from brainscore_metrics._least_squares import least_squares_fit
 from brainscore_metrics._neuron_to_neuron import best_source_units
 from brainscore_metrics._pls import pls_fit, pls_predict
-from brainscore_metrics._ridge import centered_gram, linear_fit, linear_model_predict, ridge_fit, ridgecv_fit
+from brainscore_metrics._ridge import centered_gram, linear_model_predict, ridge_fit, ridgecv_fit
 from brainscore_metrics._split_half import masked_pearson, split_half_from_rows
 from brainscore_metrics.backend import UnknownBackendError, get_backend, resolve_backend, use_backend
 
@@ -61,7 +62,7 @@ def test_pls(data, torch_backend, p):
 @pytest.mark.parametrize("p", [30, 150])
 def test_linear_family(data, torch_backend, kernel, p):
     X, Y, train, test = data
-    fit = {"ridge": ridge_fit, "ridgecv": ridgecv_fit, "linear": linear_fit}[kernel]
+    fit = {"ridge": ridge_fit, "ridgecv": ridgecv_fit, "linear": least_squares_fit}[kernel]
 
     def run(xp, x, y):
         return linear_model_predict(xp, fit(xp, x, y, train), x, test)

@@ -108,7 +108,8 @@ def test_conversions_are_cached_by_content(tmp_path):
     changed = place_on_screen(stimulus_set, target_visual_degrees=8, source_visual_degrees=4)
     assert changed.get_stimulus("s0") != str(path)
     assert tuple(load(changed, "s0")[30, 50]) == (0, 0, 255)
-    assert not list(path.parent.parent.glob(".toy*"))  # no staging folder left behind
+    root = Path(os.environ["BRAINSCORE_HOME"]) / "stimuli_on_screen"
+    assert not list(root.rglob("*.part"))  # no temporary file left behind
 
 
 @pytest.mark.parametrize("damage", ["changed", "deleted", "marker"])
@@ -124,9 +125,57 @@ def test_damaged_placements_are_converted_again(tmp_path, damage):
     elif damage == "deleted":
         path.unlink()
     else:
-        marker = path.parent / ".complete.json"
-        marker.write_text(marker.read_text().replace('"count": 2', '"count": 3'))
+        record = path.parent / f".{path.name}.record.json"
+        record.write_text(record.read_text().replace('"recorded_ns"', '"recorded_ns_"'))
     again = place_on_screen(stimulus_set, target_visual_degrees=8, source_visual_degrees=4)
     assert again.get_stimulus("s0") == str(path)
     for sid, pixels in expected.items():
         np.testing.assert_array_equal(load(again, sid), pixels)
+
+
+def test_placed_files_are_written_when_first_asked_for(tmp_path):
+    stimulus_set = make_stimulus_set(tmp_path / "raw", sizes=((101, 61), (33, 17)))  # images no other test places
+    placed = place_on_screen(stimulus_set, target_visual_degrees=8, source_visual_degrees=4)
+    root = Path(os.environ["BRAINSCORE_HOME"]) / "stimuli_on_screen"
+    expected = {sid: root / placed.stimulus_paths.placement(sid).relative_path() for sid in ("s0", "s1")}
+    assert not any(path.exists() for path in expected.values())  # nothing converted yet
+    assert Path(placed.get_stimulus("s0")) == expected["s0"] and expected["s0"].is_file()
+    assert not expected["s1"].exists()
+    # a model may place the image itself: the same pixels as the written (lossless PNG) file
+    in_memory = np.asarray(placed.stimulus_paths.placement("s1").open_image().convert("RGB"))
+    np.testing.assert_array_equal(in_memory, load(placed, "s1"))
+
+
+def test_the_same_image_is_placed_once_whichever_set_shows_it(tmp_path):
+    # the full set, a subset of it, and another set (other identifier, ids and metadata) holding a copy of one file
+    full = make_stimulus_set(tmp_path / "raw", sizes=((102, 62), (34, 18)))  # images no other test places
+    first = place_on_screen(full, target_visual_degrees=8, source_visual_degrees=4)
+    paths = {sid: first.get_stimulus(sid) for sid in ("s0", "s1")}
+    stamps = {sid: Path(path).stat().st_mtime_ns for sid, path in paths.items()}
+    subset = place_on_screen(full[full["stimulus_id"] == "s1"], target_visual_degrees=8, source_visual_degrees=4)
+    assert subset.get_stimulus("s1") == paths["s1"]
+    other = make_stimulus_set(tmp_path / "copy", sizes=((102, 62),), identifier="another")
+    other["stimulus_id"] = ["renamed"]
+    other.stimulus_paths = {"renamed": other.stimulus_paths["s0"]}
+    moved = place_on_screen(other, target_visual_degrees=8, source_visual_degrees=4)
+    assert moved.get_stimulus("renamed") == paths["s0"]
+    assert {sid: Path(path).stat().st_mtime_ns for sid, path in paths.items()} == stamps  # not converted again
+    # the same image at another ratio is another image
+    assert place_on_screen(full, target_visual_degrees=8, source_visual_degrees=2).get_stimulus("s0") != paths["s0"]
+
+
+def test_crops_keep_the_image_mode_and_jpeg_sources_are_read_from_their_file(tmp_path):
+    folder = tmp_path / "raw"
+    folder.mkdir()
+    Image.fromarray(np.arange(100 * 60, dtype=np.uint8).reshape(60, 100) % 251, mode="L").save(folder / "grey.png")
+    Image.new("RGB", (100, 60), RED).save(folder / "photo.jpg")
+    stimulus_set = StimulusSet(pd.DataFrame({"stimulus_id": ["grey", "photo"]}))
+    stimulus_set.stimulus_paths = {"grey": str(folder / "grey.png"), "photo": str(folder / "photo.jpg")}
+    stimulus_set.identifier = "modes"
+    placed = place_on_screen(stimulus_set, target_visual_degrees=4, source_visual_degrees=8)
+    with Image.open(placed.get_stimulus("grey")) as image:
+        assert image.mode == "L" and image.size == (50, 30)
+        np.testing.assert_array_equal(np.asarray(image), np.asarray(Image.open(folder / "grey.png"))[15:45, 25:75])
+    assert placed.stimulus_paths.placement("grey") is not None
+    assert placed.stimulus_paths.placement("photo") is None  # JPEG is encoded again when written: use the file
+    assert placed.get_stimulus("photo").endswith(".jpg")

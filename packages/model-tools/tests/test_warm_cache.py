@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 
 import numpy as np
 import pytest
@@ -90,21 +89,8 @@ def test_numbered_strings_equal_string_concatenation(prefix, count):
     assert numbered_strings(prefix, count).tolist() == [f"{prefix}{index}" for index in range(count)]
 
 
-def test_file_digest_is_remembered_only_while_the_file_is_unchanged(tmp_path, monkeypatch):
+def test_file_digest_is_brainios_remembered_sha1(tmp_path):
+    # one implementation (brainio.files.remembered_sha1_hash, tested in brainio): the same digest as hashlib
     path = tmp_path / "stimulus.bin"
     path.write_bytes(b"a" * 100)
-    reads = []
-    real = digest.file_digest
-    monkeypatch.setattr(digest, "file_digest", lambda name: reads.append(name) or real(name))
-    # a file written just now is never remembered: it could change again within one timestamp tick
-    first = digest.cached_file_digest(str(path))
-    assert digest.cached_file_digest(str(path)) == first and len(reads) == 2
-    monkeypatch.setattr(digest, "_SETTLED_NS", -1)  # every file counts as settled
-    digest.cached_file_digest(str(path))
-    assert digest.cached_file_digest(str(path)) == first and len(reads) == 3  # remembered
-    path.write_bytes(b"b" * 100)  # same size, new content
-    status = path.stat()
-    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns + 5_000_000_000))  # a distinct mtime for sure
-    changed = digest.cached_file_digest(str(path))
-    # independent digest: hashlib over the new bytes
-    assert changed == hashlib.sha1(b"b" * 100).hexdigest() != first and len(reads) == 4
+    assert digest.cached_file_digest(str(path)) == hashlib.sha1(b"a" * 100).hexdigest() == digest.file_digest(str(path))

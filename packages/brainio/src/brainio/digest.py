@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._files import sha1_hash
 from .coords import flatten_indexes, walk_coords
+from .files import remembered_sha1_hash
 from .linking import column_to_coord_values
 
 __all__ = ["assembly_digest", "stimulus_set_digest"]
@@ -52,7 +52,9 @@ def assembly_digest(assembly: xr.DataArray) -> str:
 def stimulus_set_digest(stimulus_set: pd.DataFrame) -> str:
     """SHA-1 over the metadata (columns and values in row order) and the bytes of every stimulus file.
 
-    Files are hashed through ``stimulus_paths`` in row order; rows without a path contribute their id only.
+    Files are hashed through ``stimulus_paths`` in row order; rows without a path contribute their id only. A file's
+    digest is remembered per file identity and stamp (:func:`brainio.files.remembered_sha1_hash`), so digesting an
+    unchanged set again costs one ``stat`` per file.
     """
     digest = hashlib.sha1()
     for column in stimulus_set.columns:
@@ -61,5 +63,5 @@ def stimulus_set_digest(stimulus_set: pd.DataFrame) -> str:
     if "stimulus_id" in stimulus_set.columns:
         for stimulus_id in stimulus_set["stimulus_id"].tolist():
             path = paths.get(stimulus_id)
-            digest.update(f"\x1e{stimulus_id}:{sha1_hash(path) if path is not None else ''}".encode())
+            digest.update(f"\x1e{stimulus_id}:{remembered_sha1_hash(path) if path is not None else ''}".encode())
     return digest.hexdigest()

@@ -1,6 +1,8 @@
 """File primitives shared by every package: SHA-1 of a file, atomic writes, and permissions that honour the umask.
 
-* :func:`sha1_hash` -- hex SHA-1 of a file's bytes, read in chunks.
+* :func:`sha1_hash` -- hex SHA-1 of a file's bytes, read in chunks; :func:`remembered_sha1_hash` -- the same,
+  remembered in memory per file identity and stamp, so that checking thousands of unchanged files costs one ``stat``
+  each.
 * :func:`atomic_path` / :func:`atomic_write` -- write to a temporary file beside the target, then ``os.replace``:
   readers see no file or the complete file, never a half-written one; ``durable=True`` also ``fsync``\\ s the file
   before the rename (manifests, stores).
@@ -21,19 +23,26 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from filelock import FileLock
 
-__all__ = ["LOCK_FOLDER", "apply_umask", "atomic_path", "atomic_write", "current_umask", "remove_path", "sha1_hash",
-           "target_lock", "temporaries_of"]
+__all__ = ["LOCK_FOLDER", "apply_umask", "atomic_path", "atomic_write", "current_umask", "remembered_sha1_hash",
+           "remove_path", "sha1_hash", "target_lock", "temporaries_of"]
 
 LOCK_FOLDER = ".locks"
 """Folder, beside the targets, that holds their lock files."""
 
 _CHUNK = 1 << 20
 _UMASK_LOCK = threading.Lock()
+#: a digest is remembered only once the file's last change is this old (ns): a later change then shows in its
+#: mtime/ctime even on file systems with coarse timestamps (git's "racily clean" rule)
+_SETTLED_NS = 2_000_000_000
+_MAX_REMEMBERED = 200_000
+_remembered: dict[tuple, str] = {}
+_remembered_lock = threading.Lock()
 
 
 def sha1_hash(path: str | os.PathLike) -> str:
@@ -43,6 +52,35 @@ def sha1_hash(path: str | os.PathLike) -> str:
         for chunk in iter(lambda: file.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def _stat_key(path: str, status: os.stat_result) -> tuple:
+    return (path, status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def remembered_sha1_hash(path: str | os.PathLike) -> str:
+    """:func:`sha1_hash`, remembered in memory per (path, device, inode, size, mtime, ctime).
+
+    Any write to a file changes its ctime (which user code cannot set), so a changed file is hashed again. A digest
+    is remembered only when the file had not changed for 2 s before it was read and its stat is the same after
+    reading: a file rewritten within one timestamp tick of being hashed is never served from memory.
+    """
+    path = os.fspath(path)
+    before = os.stat(path)
+    key = _stat_key(path, before)
+    with _remembered_lock:
+        known = _remembered.get(key)
+    if known is not None:
+        return known
+    digest = sha1_hash(path)
+    after = os.stat(path)
+    settled = time.time_ns() - max(before.st_mtime_ns, before.st_ctime_ns) > _SETTLED_NS
+    if settled and _stat_key(path, after) == key:
+        with _remembered_lock:
+            if len(_remembered) >= _MAX_REMEMBERED:
+                _remembered.clear()
+            _remembered[key] = digest
+    return digest
 
 
 def current_umask() -> int:

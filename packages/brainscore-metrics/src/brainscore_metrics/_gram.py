@@ -168,7 +168,7 @@ def lapack_single_thread(xp) -> Iterator[None]:
     if xp.name != "numpy":
         yield
         return
-    from threadpoolctl import threadpool_limits
+    from brainscore_metrics.backend import one_blas_thread
 
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         yield

@@ -1,7 +1,8 @@
-"""Ridge, RidgeCV (efficient leave-one-out) and least squares, all with an unpenalised intercept.
+"""Ridge and RidgeCV (efficient leave-one-out), with an unpenalised intercept; the held-out identity that least
+squares (:mod:`brainscore_metrics._least_squares`) shares at ``alpha = 0``.
 
-Numbers follow scikit-learn's ``Ridge(alpha)``, ``RidgeCV(alphas, alpha_per_target=False)`` and
-``LinearRegression()`` (``lstsq`` with ``cond=1e-6``) on the same arrays. When there are more features
+Numbers follow scikit-learn's ``Ridge(alpha)`` and ``RidgeCV(alphas, alpha_per_target=False)`` on the same
+arrays. When there are more features
 than training stimuli the kernel (dual) form is used: the Gram matrix of the globally centred features
 is computed once per source (feature blocks, so no centred copy of the features is held) and each split
 re-centres it on its training stimuli in kernel space; predictions are kernel rows times dual
@@ -22,7 +23,6 @@ __all__ = [
     "centered_gram",
     "IllConditionedKernelError",
     "covers_complement",
-    "linear_fit",
     "ridge_fit",
     "ridge_heldout_predictions",
     "ridgecv_fit",
@@ -130,9 +130,11 @@ def covers_complement(n_rows: int, splits) -> bool:
     return True
 
 
-#: least squares through the kernel identity only when the estimated condition number is below this
-#: (singular values of the centred source then stay far above ``rcond`` times the largest; see linear_fit)
-MAX_LEAST_SQUARES_CONDITION = 1e7
+#: least squares through the kernel identity only when the estimated condition number is below this: the Gram
+#: matrix squares the source's condition number, and predictions through it agree with an SVD of the source to
+#: about eps * cond (measured 2e-7 relative at 1e10); singular values of the centred source then stay above 1e-5
+#: times the largest, far from scikit-learn's cutoff (1e-6), so no direction it would drop is kept
+MAX_LEAST_SQUARES_CONDITION = 1e10
 
 
 class IllConditionedKernelError(MetricError, np.linalg.LinAlgError):
@@ -164,7 +166,7 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):
     Parameters
     ----------
     gram : array of shape (n_presentations, n_presentations)
-        Gram matrix of the (globally) centred source; overwritten.
+        Gram matrix of the (globally) centred source; not modified (a reordered copy is factorised).
     Y : array of shape (n_presentations, n_neuroids), float64
     tests : list of int arrays (n_test,)
     alpha : float, default=1.0
@@ -288,17 +290,6 @@ def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None):
 
     alpha, dual, scores = _best_alpha_loo(xp, alphas, primal_terms)
     return {"coef": xc.T @ dual, "x_mean": x_mean, "y_mean": y_mean, "alpha": alpha, "loo_mse": scores}
-
-
-def linear_fit(xp, X, Y, train, *, rcond: float = 1e-6):
-    """Least squares with intercept (scikit-learn ``LinearRegression()``: ``lstsq`` with ``cond=rcond``,
-    minimum-norm solution when there are more features than stimuli)."""
-    xc, yc, x_mean, y_mean = _centered_train(xp, X, Y, train)
-    U, s, Vt = xp.svd(xc)
-    keep = s > rcond * s[0] if s.shape[0] else s > 0
-    inverse = xp.where(keep, 1.0 / xp.where(keep, s, xp.ones(s.shape, like=s)), xp.zeros(s.shape, like=s))
-    coef = Vt.T @ (inverse[:, None] * (U.T @ yc))
-    return {"coef": coef, "x_mean": x_mean, "y_mean": y_mean}
 
 
 def linear_model_predict(xp, fitted, X, rows=None):

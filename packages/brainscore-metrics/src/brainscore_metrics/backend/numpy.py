@@ -199,12 +199,12 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
 
     Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
     """
-    from threadpoolctl import threadpool_limits
+    from brainscore_metrics.backend import one_blas_thread
 
     norm1 = float(np.max(np.sum(np.abs(a), axis=0))) if estimate_condition else np.nan
     if a.flags.c_contiguous and not a.flags.f_contiguous:
         a = a.T  # same matrix (symmetric), Fortran order: LAPACK works in place
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         factor, info = lapack.dpotrf(a, lower=1, clean=1, overwrite_a=overwrite)
         if info != 0:
             raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
@@ -222,6 +222,41 @@ def cholesky_factor_solve(factor, b):
     if info != 0:
         raise np.linalg.LinAlgError(f"potrs info={info}")
     return solution
+
+
+def solve_triangular(a, b, *, lower: bool = True, transpose: bool = False):
+    """Solve ``a x = b`` (``a' x = b`` with ``transpose``) for a triangular ``a``; ``b`` of shape (n,) or (n, k)."""
+    return scipy.linalg.solve_triangular(a, b, lower=lower, trans="T" if transpose else "N", check_finite=False)
+
+
+def pivoted_cholesky(a, tol: float):
+    """Cholesky factorisation with diagonal pivoting of a symmetric positive semidefinite ``a`` (LAPACK pstrf),
+    stopped once every remaining pivot is at most ``tol``.
+
+    Returns ``(factor, order, rank)``: ``factor`` of shape (n, rank) is lower trapezoidal with its rows in pivot
+    order, ``order`` (int array of shape (n,)) the pivot order (row ``i`` of ``factor`` belongs to row ``order[i]``
+    of ``a``), so that ``a[np.ix_(order, order)] ~= factor @ factor.T`` up to the dropped pivots. Runs on one BLAS
+    thread (see :func:`cholesky_tail_inverse`).
+    """
+    from brainscore_metrics.backend import one_blas_thread
+
+    if a.flags.c_contiguous and not a.flags.f_contiguous:
+        a = a.T  # symmetric: the transpose is the same matrix, in LAPACK's order
+    with one_blas_thread():
+        factor, pivots, rank, info = lapack.dpstrf(a, tol=float(tol), lower=1)
+    if info < 0:
+        raise np.linalg.LinAlgError(f"pstrf info={info}")
+    return np.tril(factor[:, :rank]), pivots[:].astype(np.int64) - 1, int(rank)
+
+
+def triangular_rcond(a, lower: bool = True) -> float:
+    """Estimated reciprocal 1-norm condition number of a triangular matrix (LAPACK trcon)."""
+    if a.shape[0] == 0:
+        return 1.0
+    rcond, info = lapack.dtrcon(np.asfortranarray(a), norm="1", uplo="L" if lower else "U", diag="N")
+    if info != 0:
+        raise np.linalg.LinAlgError(f"trcon info={info}")
+    return float(rcond)
 
 
 def mirror_triangle(matrix, source: str = "upper", block: int = 512):

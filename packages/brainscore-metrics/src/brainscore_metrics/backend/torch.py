@@ -197,6 +197,28 @@ def cholesky_factor_solve(factor, b):
     return torch.cholesky_solve(b, factor, upper=False)
 
 
+def solve_triangular(a, b, *, lower: bool = True, transpose: bool = False):
+    """Solve ``a x = b`` (``a' x = b`` with ``transpose``) for a triangular ``a``; ``b`` of shape (n,) or (n, k)."""
+    matrix, upper = (a.T, lower) if transpose else (a, not lower)
+    rhs = b if b.ndim == 2 else b[:, None]
+    return torch.linalg.solve_triangular(matrix, rhs, upper=upper).reshape(b.shape)
+
+
+def pivoted_cholesky(a, tol: float):
+    """As the numpy backend's (LAPACK pstrf on the CPU; torch has no pivoted Cholesky): factor on ``a``'s device."""
+    from brainscore_metrics.backend import numpy as _numpy
+
+    factor, order, rank = _numpy.pivoted_cholesky(a.detach().to("cpu").numpy(), tol)
+    return torch.from_numpy(np.ascontiguousarray(factor)).to(a.device), order, rank
+
+
+def triangular_rcond(a, lower: bool = True) -> float:
+    """As the numpy backend's (LAPACK trcon on the CPU)."""
+    from brainscore_metrics.backend import numpy as _numpy
+
+    return _numpy.triangular_rcond(a.detach().to("cpu").numpy(), lower)
+
+
 def item(x) -> float:
     return float(x.item()) if isinstance(x, torch.Tensor) else float(x)
 

@@ -4,34 +4,43 @@ An experiment showed its stimuli at ``source`` degrees of visual angle; a model 
 across its whole input. :func:`place_on_screen` rescales every stimulus so that it covers the same
 fraction of the model's field of view as it covered of the subject's: a larger model field pads the
 stimulus with gray (RGB 128, 128, 128), a smaller one crops its centre.
+
+A placed image depends only on the bytes of its file and the ratio target / source, so it is kept once, by content:
+``$BRAINSCORE_HOME/stimuli_on_screen/ratio<ratio>/<sha1[:2]>/<sha1><suffix>`` (sha1 of the original file). Every
+stimulus set, or subset, that shows the same image at the same ratio shares it; nothing is converted twice. Files
+are written when first asked for: the placed set's ``stimulus_paths`` is a :class:`PlacedPaths` mapping whose
+lookup converts the image (atomically, with a record of the result's sha1 and stamp, so that a changed or deleted
+file is converted again). A model that can place an image itself asks :meth:`PlacedPaths.placement` instead and
+never needs the file (model-tools' extractor does, for lossless PNG sources: the pixels are the same either way).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-from brainio.digest import stimulus_set_digest
 from brainio.extraction import damaged_files, record_files
-from brainio.files import apply_umask, atomic_path
-from brainio.records import read_record, write_record
+from brainio.files import atomic_path, remembered_sha1_hash
+from brainio.records import content_sha1, read_record, write_record
 from brainio.stimuli import StimulusSet
-from brainscore_core.progress import progress
 from brainscore_vision._paths import brainscore_home
 from brainscore_vision.errors import ScreenError
 
-__all__ = ["ImageConverter", "ScreenError", "convert_image", "place_on_screen"]
+__all__ = ["ImageConverter", "PlacedImage", "PlacedPaths", "ScreenError", "convert_image", "place_on_screen"]
 
 GRAY = (128, 128, 128)
-_COMPLETE_MARKER = ".complete.json"
-
-
+#: bumped when the pixels of a placement change (part of every placed image's content digest)
+PLACEMENT_VERSION = 1
+#: file formats whose placed file decodes to exactly the pixels placed in memory
+LOSSLESS_SUFFIXES = (".png", ".bmp", ".tif", ".tiff")
+#: zlib level of placed PNG files (level 1 writes about as small files as the default 6 for these images, faster)
+PNG_COMPRESS_LEVEL = 1
 
 
 def place_on_screen(stimulus_set: StimulusSet, target_visual_degrees: float,
@@ -52,11 +61,11 @@ def place_on_screen(stimulus_set: StimulusSet, target_visual_degrees: float,
     -------
     StimulusSet
         ``stimulus_set`` itself when every source size already equals the target (no copy, no file
-        written). Otherwise a copy whose files live under
-        ``$BRAINSCORE_HOME/stimuli_on_screen/<identifier>--target<t>--source<s>--<digest>/`` (same
-        basenames), with identifier ``<identifier>--target<t:.2f>--source<s:.2f>`` and a ``degrees``
-        column equal to the target. Results are cached by content: the digest covers the stimulus
-        files' bytes and metadata, so changed images never reuse stale conversions.
+        written). Otherwise a copy with identifier ``<identifier>--target<t:.2f>--source<s:.2f>`` and a ``degrees``
+        column equal to the target, whose ``stimulus_paths`` (a :class:`PlacedPaths`) give each stimulus's placed
+        file under ``$BRAINSCORE_HOME/stimuli_on_screen/``, converted when first asked for and kept by content
+        (stimuli already at the target size keep their own file). Only the stimulus files are read here (their
+        sha1, remembered per file stamp).
 
     Raises
     ------
@@ -73,26 +82,14 @@ def place_on_screen(stimulus_set: StimulusSet, target_visual_degrees: float,
 
     identifier = getattr(stimulus_set, "identifier", None) or "stimuli"
     source_label = f"{sources[0]:.2f}" if np.all(sources == sources[0]) else "mixed"
-    new_identifier = f"{identifier}--target{target:.2f}--source{source_label}"
-    digest = stimulus_set_digest(stimulus_set)
-    directory = brainscore_home() / "stimuli_on_screen" / f"{new_identifier}--{digest[:16]}"
-    stimulus_ids = [str(s) for s in stimulus_set["stimulus_id"].values]
-    names = _target_names(stimulus_set, stimulus_ids)
-    marker = read_record(directory / _COMPLETE_MARKER, "screen placement record")
-    if marker is None:
-        if directory.exists():  # an unverifiable earlier copy: convert every file again, in place
-            _convert_files(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier, set(names))
-        else:
-            _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier)
-    else:
-        damaged = set(damaged_files(directory, marker["members"], marker["recorded_ns"]))
-        if damaged:  # a converted image changed or vanished: convert those again (atomic per file)
-            _convert_files(stimulus_set, stimulus_ids, names, sources, target, directory, new_identifier, damaged)
-
+    images: dict[str, PlacedImage | str] = {}
+    for stimulus_id, source in zip(stimulus_set["stimulus_id"].tolist(), sources):
+        path = _source_path(stimulus_set, stimulus_id)
+        images[stimulus_id] = path if source == target else PlacedImage.of(path, target / source)
     converted = stimulus_set.copy()
     converted["degrees"] = target
-    converted.identifier = new_identifier
-    converted.stimulus_paths = {sid: str(directory / name) for sid, name in zip(stimulus_ids, names)}
+    converted.identifier = f"{identifier}--target{target:.2f}--source{source_label}"
+    converted.stimulus_paths = PlacedPaths(images)
     return converted
 
 
@@ -101,19 +98,129 @@ def convert_image(image: Image.Image, ratio: float) -> Image.Image:
 
     The new size per axis is ``round(ratio * size)``. For ``ratio >= 1`` the unchanged image is pasted
     at offset ``round((new - old) / 2)`` onto a gray RGB canvas of the new size; for ``ratio < 1`` the
-    centre box of the new size, starting at ``round((old - new) / 2)``, is cropped out.
+    centre box of the new size, starting at ``round((old - new) / 2)``, is cropped out, keeping the image's mode
+    (as the reference's converter does: a greyscale grating stays greyscale).
     """
-    image = image.convert("RGB")
     width, height = image.size
     new_width, new_height = round(ratio * width), round(ratio * height)
     if new_width < 1 or new_height < 1:
         raise ScreenError(f"ratio {ratio} shrinks a {width}x{height} image to nothing")
     if ratio >= 1:
         canvas = Image.new("RGB", (new_width, new_height), GRAY)
-        canvas.paste(image, (round((new_width - width) / 2), round((new_height - height) / 2)))
+        canvas.paste(image.convert("RGB"), (round((new_width - width) / 2), round((new_height - height) / 2)))
         return canvas
     left, top = round((width - new_width) / 2), round((height - new_height) / 2)
     return image.crop((left, top, left + new_width, top + new_height))
+
+
+@dataclass(frozen=True)
+class PlacedImage:
+    """One stimulus file shown at ``ratio`` = target / source degrees.
+
+    Attributes
+    ----------
+    source : str
+        The stimulus file.
+    ratio : float
+    source_sha1 : str
+        SHA-1 of the stimulus file's bytes (names the placed file and keys its content).
+    """
+
+    source: str
+    ratio: float
+    source_sha1: str
+
+    @classmethod
+    def of(cls, source: str, ratio: float) -> PlacedImage:
+        try:
+            digest = remembered_sha1_hash(source)
+        except OSError as error:
+            raise ScreenError(f"cannot read stimulus file {source}: {error}") from error
+        return cls(str(source), float(ratio), digest)
+
+    @property
+    def lossless(self) -> bool:
+        """Whether the placed file decodes to exactly :meth:`open_image`'s pixels (PNG and other lossless formats;
+        a JPEG is encoded again when written)."""
+        return Path(self.source).suffix.lower() in LOSSLESS_SUFFIXES
+
+    def open_image(self) -> Image.Image:
+        """The placed image, made in memory from the stimulus file."""
+        try:
+            with Image.open(self.source) as image:
+                return convert_image(image, self.ratio)
+        except OSError as error:
+            raise ScreenError(f"cannot read stimulus file {self.source}: {error}") from error
+
+    def content_digest(self) -> str:
+        """SHA-1 naming the placed image's pixels: the source's bytes, the ratio and the placement version."""
+        return content_sha1({"placed_on_screen": PLACEMENT_VERSION, "source_sha1": self.source_sha1,
+                             "ratio": repr(self.ratio)})
+
+    def relative_path(self) -> Path:
+        """Where the placed file lives under the placement root: ``ratio<ratio>/<sha1[:2]>/<sha1><suffix>``."""
+        return Path(f"ratio{self.ratio!r}") / self.source_sha1[:2] / f"{self.source_sha1}{Path(self.source).suffix}"
+
+
+class PlacedPaths(Mapping):
+    """``stimulus_id -> path`` of placed stimuli; a placed file is written the first time its path is asked for.
+
+    Parameters
+    ----------
+    images : mapping of str -> PlacedImage or str
+        Per stimulus its placement, or its own file path (a stimulus already at the target size).
+    root : path-like or None, default=None
+        Where placed files live; None means ``$BRAINSCORE_HOME/stimuli_on_screen`` at the time of use.
+    """
+
+    def __init__(self, images: Mapping[str, PlacedImage | str], root: str | os.PathLike | None = None):
+        self._images = dict(images)
+        self._root = root
+
+    @property
+    def root(self) -> Path:
+        return Path(self._root) if self._root is not None else brainscore_home() / "stimuli_on_screen"
+
+    def __getitem__(self, stimulus_id: str) -> str:
+        image = self._images[stimulus_id]
+        return image if isinstance(image, str) else str(self._materialise(image))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._images)
+
+    def __len__(self) -> int:
+        return len(self._images)
+
+    def __repr__(self) -> str:
+        return f"PlacedPaths({len(self)} stimuli, root={self.root})"
+
+    def placement(self, stimulus_id: str) -> PlacedImage | None:
+        """The placement of ``stimulus_id`` when a model may place it in memory (lossless source), else None (use
+        its path)."""
+        image = self._images[stimulus_id]
+        return image if isinstance(image, PlacedImage) and image.lossless else None
+
+    def _materialise(self, image: PlacedImage) -> Path:
+        path = self.root / image.relative_path()
+        record_path = path.with_name(f".{path.name}.record.json")
+        record = read_record(record_path, "screen placement record")
+        if record is not None and not damaged_files(path.parent, record["members"], record["recorded_ns"]):
+            return path
+        # missing, changed or unrecorded: convert (again); readers see the old or the new complete file
+        with atomic_path(path, suffix=path.suffix) as temporary:
+            converted = image.open_image()
+            file_format = _format(path.name)
+            options = {"compress_level": PNG_COMPRESS_LEVEL} if file_format == "PNG" else {}
+            converted.save(temporary, format=file_format, **options)
+        write_record(record_path, {"recorded_ns": time.time_ns(), "members": record_files(path.parent, [path.name])})
+        return path
+
+
+def _source_path(stimulus_set: StimulusSet, stimulus_id) -> str:
+    paths = stimulus_set.stimulus_paths
+    if isinstance(paths, PlacedPaths):  # placing a placed set again: start from its files
+        return paths[stimulus_id]
+    return stimulus_set.get_stimulus(stimulus_id)
 
 
 def _source_degrees(stimulus_set: StimulusSet, source_visual_degrees: float | None) -> np.ndarray:
@@ -133,60 +240,8 @@ def _source_degrees(stimulus_set: StimulusSet, source_visual_degrees: float | No
     return sources
 
 
-def _target_names(stimulus_set: StimulusSet, stimulus_ids: list[str]) -> list[str]:
-    basenames = [Path(stimulus_set.get_stimulus(sid)).name for sid in stimulus_ids]
-    if len(set(basenames)) == len(basenames):
-        return basenames
-    # two stimuli share a file name (different folders): name the copies by stimulus id instead
-    return [f"{sid}{Path(name).suffix}" for sid, name in zip(stimulus_ids, basenames)]
-
-
-def _convert_one(stimulus_set, sid: str, source: float, target: float) -> Image.Image:
-    path = stimulus_set.get_stimulus(sid)
-    try:
-        with Image.open(path) as image:
-            return convert_image(image, target / source)
-    except OSError as error:
-        raise ScreenError(f"cannot read stimulus {sid!r} at {path}: {error}") from error
-
-
-def _write_marker(directory: Path, identifier: str, names: list[str]) -> None:
-    """The completion record: every converted file's SHA-1 and stamp, with a digest of the record itself."""
-    write_record(directory / _COMPLETE_MARKER, {"identifier": identifier, "count": len(names),
-                                                "recorded_ns": time.time_ns(), "members": record_files(directory, names)})
-
-
-def _convert_files(stimulus_set, stimulus_ids, names, sources, target, directory: Path, identifier: str,
-                   which: set[str]) -> None:
-    for sid, name, source in zip(stimulus_ids, names, sources):
-        if name in which:
-            with atomic_path(directory / name, suffix=Path(name).suffix) as temporary:
-                _convert_one(stimulus_set, sid, source, target).save(temporary, format=_format(name))
-    _write_marker(directory, identifier, names)
-
-
 def _format(name: str) -> str:
     return Image.registered_extensions().get(Path(name).suffix.lower(), "PNG")
-
-
-def _convert_all(stimulus_set, stimulus_ids, names, sources, target, directory: Path, identifier: str) -> None:
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-    apply_umask(staging, directory=True)
-    try:
-        for sid, name, source in progress(list(zip(stimulus_ids, names, sources)),
-                                          desc=f"placing on screen ({identifier})", unit="stimulus"):
-            _convert_one(stimulus_set, sid, source, target).save(staging / name)
-        _write_marker(staging, identifier, names)  # renaming the folder keeps the files' stamps
-        try:
-            os.replace(staging, directory)
-        except OSError:
-            # another process finished the same conversion first; its copy is identical
-            if not (directory / _COMPLETE_MARKER).is_file():
-                raise
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
 
 
 class ImageConverter:

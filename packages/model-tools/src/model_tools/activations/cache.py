@@ -9,7 +9,12 @@ Layout under the root (default ``$BRAINSCORE_HOME/activations``):
   opens it (``xarray.open_dataset(path, engine='h5netcdf')``).
 * ``index/<key[:2]>/<key>.json``: one small file per layer key: the entry (relative to the root) and the
   layer's column range in it.
-* ``locks/<base>.lock``: a file lock serialising writers of one base key.
+* ``entries/<base[:2]>/<base>.<random>.rows.json``: the content digest of each row's stimulus (a record), so that
+  another request showing some of the same stimuli can read their rows from this entry.
+* ``rows/<key[:2]>/<key>.json``: per layer *content key* (the model, weights, preprocessing, reduction and layer,
+  without the stimuli) the entries that hold that layer, with their rows files: a request whose exact key misses
+  but whose every stimulus has a row in one of them is answered from it (rows gathered, nothing computed).
+* ``locks/<base>.lock``: a file lock serialising writers of one base key (``rows-<key>.lock`` for a rows index).
 
 Nothing is ever half-written: an entry is filled in a temporary file in the same folder and renamed into place
 (``os.replace``), and the index files, each written the same way, only after that. A killed run leaves at most
@@ -26,7 +31,7 @@ import logging
 import os
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +117,22 @@ class CachedLayer:
         return self.stop - self.start
 
 
+@dataclass(frozen=True)
+class RowContent:
+    """What a new entry's rows show, for requests that share stimuli with it.
+
+    Attributes
+    ----------
+    keys : mapping of str -> str
+        Per layer, its content key (model, weights, preprocessing, reduction and layer; no stimuli).
+    digests : sequence of str
+        Per row, the content digest of its stimulus.
+    """
+
+    keys: Mapping[str, str]
+    digests: Sequence[str] = field(repr=False)
+
+
 class EntryWriter:
     """A new entry being filled in place: a temporary netCDF file whose ``activations`` bytes are written
     either row blocks at a time (:meth:`write_rows`) or through a memory map (:attr:`values`).
@@ -193,6 +214,37 @@ def _create_entry_file(path: Path, count: int, widths: Mapping[str, int], attrs:
     return layout[0]
 
 
+#: rows files read in this process: path -> ((size, mtime_ns), {digest: first row})
+_ROWS_READ: dict[Path, tuple[tuple[int, int], dict[str, int]]] = {}
+
+
+def _rows_of(rows_file: Path, digests: Sequence[str]) -> np.ndarray | None:
+    """The row of each of ``digests`` in the entry of ``rows_file``, or None when one is missing (or the file is)."""
+    try:
+        status = rows_file.stat()
+    except OSError:
+        return None
+    stamp = (status.st_size, status.st_mtime_ns)
+    known = _ROWS_READ.get(rows_file)
+    if known is None or known[0] != stamp:
+        record = read_record(rows_file, "activations rows file")
+        listed = record.get("digests") if isinstance(record, dict) else None
+        if not isinstance(listed, list):
+            return None
+        positions: dict[str, int] = {}
+        for row, digest in enumerate(listed):
+            positions.setdefault(str(digest), row)
+        known = (stamp, positions)
+        if len(_ROWS_READ) > 256:
+            _ROWS_READ.clear()
+        _ROWS_READ[rows_file] = known
+    positions = known[1]
+    rows = [positions.get(digest) for digest in digests]
+    if any(row is None for row in rows):
+        return None
+    return np.asarray(rows, dtype=np.int64)
+
+
 def _entry_layout(path: Path) -> tuple[int, tuple[int, int]] | None:
     """(offset, shape) of an entry's contiguous float32 ``activations`` variable; None if it cannot be mapped."""
     import h5py
@@ -229,6 +281,9 @@ class ActivationsCache:
 
     def index_path(self, key: str) -> Path:
         return self.directory / "index" / key[:2] / f"{key}.json"
+
+    def rows_index_path(self, content_key: str) -> Path:
+        return self.directory / "rows" / content_key[:2] / f"{content_key}.json"
 
     def entries(self) -> list[Path]:
         """Every complete entry file (temporary files excluded), sorted."""
@@ -301,6 +356,50 @@ class ActivationsCache:
             column += stop - start
         return values
 
+    def locate_rows(self, content_keys: Mapping[str, str], digests: Sequence[str]
+                    ) -> dict[str, tuple[CachedLayer, np.ndarray]]:
+        """Layers among ``content_keys`` (layer -> content key) that an earlier entry holds for every stimulus of
+        ``digests`` (one content digest per requested row, duplicates allowed): ``{layer: (cached layer, rows)}``
+        with ``rows`` the entry's row of each requested stimulus, in request order. The newest entry that holds
+        them all wins; unreadable entries and rows files are skipped."""
+        found: dict[str, tuple[CachedLayer, np.ndarray]] = {}
+        layouts: dict[Path, tuple[int, tuple[int, int]] | None] = {}
+        for layer, content_key in content_keys.items():
+            record = read_record(self.rows_index_path(content_key), "activations rows index") or {}
+            for listed in reversed(record.get("entries", [])):
+                try:
+                    entry, rows_file = self.directory / listed["entry"], self.directory / listed["rows"]
+                    start, stop = int(listed["start"]), int(listed["stop"])
+                except (KeyError, TypeError, ValueError):
+                    continue
+                rows = _rows_of(rows_file, digests)
+                if rows is None:
+                    continue
+                if entry not in layouts:
+                    layouts[entry] = _entry_layout(entry)
+                layout = layouts[entry]
+                if layout is None or not 0 <= start <= stop <= layout[1][1] or int(rows.max(initial=0)) >= layout[1][0]:
+                    continue
+                found[layer] = (CachedLayer(entry, layout[0], layout[1], start, stop), rows)
+                break
+        return found
+
+    def load_parts(self, parts: Sequence[tuple[CachedLayer, np.ndarray | None]], count: int) -> np.ndarray:
+        """Layers side by side in one new array of shape (count, sum of widths), float32: each part is a cached
+        layer with, for rows gathered from a larger entry, the entry's row of each presentation (None: the
+        entry's rows are the presentations)."""
+        values = np.empty((count, sum(layer.width for layer, _ in parts)), dtype=np.float32)
+        maps: dict[Path, np.memmap] = {}
+        column = 0
+        for layer, rows in parts:
+            if layer.entry not in maps:
+                maps[layer.entry] = self.map_entry(layer)
+            source = maps[layer.entry]
+            values[:, column:column + layer.width] = (source[:, layer.start:layer.stop] if rows is None
+                                                      else source[rows, layer.start:layer.stop])
+            column += layer.width
+        return values
+
     # -- writing --------------------------------------------------------------------------------------------
     def new_entry(self, base: str, count: int, widths: Mapping[str, int],
                   attrs: Mapping[str, Any] | None = None) -> EntryWriter:
@@ -330,15 +429,33 @@ class ActivationsCache:
         columns = {layer: (bounds[i], bounds[i + 1]) for i, layer in enumerate(widths)}
         return EntryWriter(temporary, folder / f"{stem}.nc", offset, (count, int(bounds[-1])), columns)
 
-    def commit(self, writer: EntryWriter, keys: Mapping[str, str], description: Mapping[str, Any]) -> None:
-        """Rename the filled entry into place, then write one index file per layer (layer -> key in ``keys``)."""
+    def commit(self, writer: EntryWriter, keys: Mapping[str, str], description: Mapping[str, Any], *,
+               content: RowContent | None = None) -> None:
+        """Rename the filled entry into place, then write one index file per layer (layer -> key in ``keys``) and,
+        with ``content``, the entry's rows file and its line in each layer's rows index (so that later requests
+        showing some of these stimuli find them)."""
         writer.close()
+        rows_file = writer.path.with_name(writer.path.name[:-len(".nc")] + ".rows.json")
+        if content is not None:
+            write_record(rows_file, {"digests": list(content.digests)})
         os.replace(writer.temporary, writer.path)
         relative = writer.path.relative_to(self.directory).as_posix()
         for layer, (start, stop) in writer.columns.items():
             record = {**description, "layer": layer, "entry": relative, "start": start, "stop": stop}
             write_record(self.index_path(keys[layer]), json.loads(json.dumps(record, default=str)))
         notice_cache_size(self.directory)
+        if content is None:
+            return
+        rows_relative = rows_file.relative_to(self.directory).as_posix()
+        for layer, (start, stop) in writer.columns.items():
+            content_key = content.keys[layer]
+            with self.lock(f"rows-{content_key}"):
+                path = self.rows_index_path(content_key)
+                listed = (read_record(path, "activations rows index") or {}).get("entries", [])
+                listed = [item for item in listed if isinstance(item, dict)
+                          and (self.directory / str(item.get("entry", ""))).is_file()]  # deleted entries leave
+                listed.append({"entry": relative, "rows": rows_relative, "start": start, "stop": stop})
+                write_record(path, {"entries": listed})
 
     def discard(self, writer: EntryWriter | None) -> None:
         """Remove an uncommitted entry's temporary file (nothing happens after :meth:`commit`)."""

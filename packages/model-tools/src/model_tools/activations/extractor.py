@@ -13,7 +13,7 @@ import numpy as np
 
 from model_tools.activations.allocator import freed_memory_reused
 from model_tools.activations.batching import cores_left_by_torch, input_batches, usable_cores
-from model_tools.activations.cache import ActivationsCache, caching_enabled
+from model_tools.activations.cache import ActivationsCache, RowContent, caching_enabled
 from model_tools.activations.hooks import LayerRecorder, resolve_layers, unique
 from model_tools.activations.inputs import Stimuli, as_stimuli
 from model_tools.activations.packaging import package_activations
@@ -104,6 +104,11 @@ class ActivationsExtractor:
         returning them to the system (glibc malloc, only while extracting; see
         :mod:`model_tools.activations.allocator`). None means on unless env ``MODEL_TOOLS_REUSE_MEMORY`` is
         ``0``.
+    truncate_forward : bool, default=True
+        End each forward pass once every recorded layer has its output: recording an early layer (V1) does not
+        run the rest of the network. The values are the same (each layer's output is copied when its module
+        returns); models whose recorded modules run more than once per pass (recurrent) always run whole (see
+        :class:`~model_tools.activations.hooks.LayerRecorder`).
 
     Examples
     --------
@@ -116,7 +121,8 @@ class ActivationsExtractor:
     def __init__(self, model: Any, identifier: str, preprocessing: Any = None, *, batch_size: int = 64,
                  num_workers: int | None = None, cache: bool | None = None,
                  cache_root: str | os.PathLike | None = None, reduction: Any = None, progress: bool | None = None,
-                 device: str = "cpu", reuse_memory: bool | None = None, overlap_decoding: bool | None = None):
+                 device: str = "cpu", reuse_memory: bool | None = None, overlap_decoding: bool | None = None,
+                 truncate_forward: bool = True):
         self.model = model
         self.identifier = identifier
         self.preprocessing = preprocessing
@@ -129,6 +135,7 @@ class ActivationsExtractor:
         self.device = device
         self.reuse_memory = reuse_memory
         self.overlap_decoding = overlap_decoding
+        self.truncate_forward = truncate_forward
 
     # -- public -----------------------------------------------------------------------------------------
     def __call__(self, stimuli: Any, layers: Sequence[str], *, stimuli_identifier: str | None = None,
@@ -182,30 +189,44 @@ class ActivationsExtractor:
         if not caching_enabled(self.cache):
             return self._run(stimuli, layers)
         cache = ActivationsCache(self.cache_root)
-        base = self.activations_key(stimuli)
+        model_fields = self._model_fields(stimuli)
+        base = json_digest({**model_fields, "stimuli": stimuli.digest()})
         keys = {layer: json_digest({"base": base, "layer": layer}) for layer in layers}
+        # rows depend on their own stimulus only unless a reduction is fitted on the whole set
+        shareable = not stimuli.is_tensor and (self.reduction is None or getattr(self.reduction, "streaming", False))
+        content = RowContent({layer: json_digest({**model_fields, "layer": layer}) for layer in layers},
+                             stimuli.item_digests()) if shareable else None
         located = cache.locate(keys, len(stimuli))
+        shared: dict = {}
         if len(located) < len(layers):
             with cache.lock(base):
                 located = cache.locate(keys, len(stimuli))
                 missing = [layer for layer in layers if layer not in located]
-                if missing:
-                    self._run(stimuli, missing, cache=cache, base=base, keys=keys)
+                if missing and content is not None:  # stimuli an earlier request showed: their rows are read
+                    shared = cache.locate_rows({layer: content.keys[layer] for layer in missing}, content.digests)
+                computed = [layer for layer in missing if layer not in shared]
+                if computed:
+                    self._run(stimuli, computed, cache=cache, base=base, keys=keys, content=content)
                     located = cache.locate(keys, len(stimuli))
-        unreadable = [layer for layer in layers if layer not in located]
+        unreadable = [layer for layer in layers if layer not in located and layer not in shared]
         if unreadable:
             raise OSError(f"model {self.identifier!r}: cached layers {unreadable} cannot be read back from "
                           f"{cache.directory}")
-        return cache.load([located[layer] for layer in layers]), {layer: located[layer].width for layer in layers}
+        if not shared:
+            return cache.load([located[layer] for layer in layers]), {layer: located[layer].width for layer in layers}
+        parts = [shared[layer] if layer in shared else (located[layer], None) for layer in layers]
+        return cache.load_parts(parts, len(stimuli)), {layer: part[0].width for layer, part in zip(layers, parts)}
 
     def activations_key(self, stimuli: Any) -> str:
         """Digest of weights, preprocessing, reduction and stimulus content (layers are added per entry)."""
         stimuli = as_stimuli(stimuli)
-        return json_digest({
-            "format": CACHE_FORMAT_VERSION, "model": self.identifier, "weights": weights_digest(self.model),
-            "preprocessing": self._preprocessing_fields(stimuli), "stimuli": stimuli.digest(),
-            "reduction": self.reduction.cache_fields() if self.reduction is not None else None,
-        })
+        return json_digest({**self._model_fields(stimuli), "stimuli": stimuli.digest()})
+
+    def _model_fields(self, stimuli: Stimuli) -> dict[str, Any]:
+        """Everything in the cache key but the stimuli: format, model, weights, preprocessing, reduction."""
+        return {"format": CACHE_FORMAT_VERSION, "model": self.identifier, "weights": weights_digest(self.model),
+                "preprocessing": self._preprocessing_fields(stimuli),
+                "reduction": self.reduction.cache_fields() if self.reduction is not None else None}
 
     # -- internals --------------------------------------------------------------------------------------
     def _resolve_layers(self, layers: Sequence[str]) -> dict[str, Any]:
@@ -237,7 +258,7 @@ class ActivationsExtractor:
         return _callable_fields(self._preprocessor())
 
     def _run(self, stimuli: Stimuli, layers: list[str], *, cache: ActivationsCache | None = None,
-             base: str | None = None, keys: dict[str, str] | None = None
+             base: str | None = None, keys: dict[str, str] | None = None, content: RowContent | None = None
              ) -> tuple[np.ndarray | None, dict[str, int]]:
         """One pass over ``stimuli`` recording ``layers`` into one array of shape (presentation, neuroid).
 
@@ -254,16 +275,20 @@ class ActivationsExtractor:
         from brainscore_core.progress import progress
 
         modules = self._resolve_layers(layers)
+        if not isinstance(self._preprocessor(), ImagePreprocessing):  # a callable of its own reads files
+            stimuli = stimuli.with_files()
         phased = _decode_between_passes(self.overlap_decoding, self.device)
         workers = self.num_workers if self.num_workers is not None else _default_workers(phased)
         target = RowTarget(layers, len(stimuli), identifier=self.identifier, reduction=self.reduction,
-                           batch_size=self.batch_size, cache=cache, base=base, keys=keys,
+                           batch_size=self.batch_size, cache=cache, base=base, keys=keys, content=content,
                            write_parts=min(2, usable_cores()) if phased else 1)  # a batch's rows, in parts
         reuse = self.reuse_memory if str(self.device).startswith("cpu") else False
         was_training = self.model.training
         self.model.eval()
         try:
-            with torch.no_grad(), LayerRecorder(modules, target.sink), freed_memory_reused(reuse), \
+            with torch.no_grad(), LayerRecorder(modules, target.sink,
+                                                stop_when_recorded=self.truncate_forward) as recorder, \
+                    freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
                     target.writing():
                 batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
@@ -272,7 +297,7 @@ class ActivationsExtractor:
                                                    desc=f"activations {self.identifier}", unit="batch"):
                     # phased: the last batch's rows were written beside this batch's decoding
                     target.start_batch(start, stop, wait_for_writes=phased)
-                    self._forward(batch)
+                    recorder.forward(self._forward, batch)  # self._forward(batch), ended after the last layer
                     target.end_batch()
                 target.wait_for_writes()  # every row is in the file before the entry is committed
             return target.finish()

@@ -33,6 +33,7 @@ class Stimuli:
     presentation: dict[str, np.ndarray]
     stimulus_set: Any = None
     _digest: str | None = field(default=None, repr=False)
+    _item_digests: list[str] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.presentation["stimulus_id"])
@@ -41,19 +42,40 @@ class Stimuli:
     def is_tensor(self) -> bool:
         return not isinstance(self.items, list)
 
+    def with_files(self) -> Stimuli:
+        """The same stimuli (same digest) with every image a model may place in memory replaced by its placed file
+        (written on demand): what a preprocessing callable that reads files needs."""
+        if self.is_tensor or not any(_is_placement(item) for item in self.items):
+            return self
+        ids = self.presentation["stimulus_id"]
+        items = [self.stimulus_set.get_stimulus(stimulus_id) if _is_placement(item) else item
+                 for item, stimulus_id in zip(self.items, ids, strict=True)]
+        return Stimuli(items, self.presentation, self.stimulus_set, _digest=self.digest(),
+                       _item_digests=self.item_digests())
+
     def digest(self) -> str:
         """sha1 over the content of every stimulus in order (file bytes, pixels or tensor bytes).
 
-        Stimulus ids and metadata are not part of it: they do not change activations.
+        Stimulus ids and metadata are not part of it: they do not change activations. An image placed on the screen
+        in memory (see :func:`as_stimuli`) contributes the digest of its placement (source bytes and ratio), so a
+        subset or another set showing the same placed image gives the same per-item digest.
         """
         if self._digest is None:
             if self.is_tensor:
                 array = self.items.detach().to("cpu").contiguous().numpy()
                 parts = [_array_digest(array)]
             else:
-                parts = [_item_digest(item) for item in self.items]
+                parts = self.item_digests()
             self._digest = json_digest({"stimuli": parts})
         return self._digest
+
+    def item_digests(self) -> list[str] | None:
+        """The content digest of each stimulus, in presentation order (None for a tensor of stimuli)."""
+        if self.is_tensor:
+            return None
+        if self._item_digests is None:
+            self._item_digests = [item_digest(item) for item in self.items]
+        return self._item_digests
 
 
 def _array_digest(array: np.ndarray) -> str:
@@ -62,7 +84,16 @@ def _array_digest(array: np.ndarray) -> str:
     return sha.hexdigest()
 
 
-def _item_digest(item: Any) -> str:
+def _is_placement(item: Any) -> bool:
+    """An image placed on the screen that can be made in memory (``open_image``) and names its pixels
+    (``content_digest``): brainscore_vision's ``PlacedImage``."""
+    return hasattr(item, "open_image") and hasattr(item, "content_digest")
+
+
+def item_digest(item: Any) -> str:
+    """sha1 hex naming one stimulus's content: a file's bytes, an image's pixels, or a placement's own digest."""
+    if _is_placement(item):
+        return item.content_digest()
     if isinstance(item, (str, os.PathLike)):
         try:
             return cached_file_digest(os.fspath(item))
@@ -99,7 +130,9 @@ def as_stimuli(stimuli: Any) -> Stimuli:
     Parameters
     ----------
     stimuli : StimulusSet, sequence of paths / PIL images / numpy arrays, or torch.Tensor
-        A StimulusSet keeps its row order; every column becomes a presentation coordinate.
+        A StimulusSet keeps its row order; every column becomes a presentation coordinate. When its
+        ``stimulus_paths`` offer ``placement(stimulus_id)`` (a set placed on the screen by brainscore_vision), the
+        placed images are made in memory from the original files instead of read from placed files.
         Paths become ``stimulus_id`` and ``stimulus_path``; in-memory images get ids ``image00000``...
         A tensor of shape (presentation, 3, H, W) is used as the model input without preprocessing.
     """
@@ -109,7 +142,10 @@ def as_stimuli(stimuli: Any) -> Stimuli:
         ids = list(stimuli["stimulus_id"].values)
         if len(set(ids)) != len(ids):
             raise StimulusError(f"stimulus set {getattr(stimuli, 'identifier', None)!r} has duplicate stimulus_id values")
-        items = [_stimulus_path(stimuli, stimulus_id) for stimulus_id in ids]
+        # a set placed on the screen offers each image's placement: made in memory, its file is never needed
+        placement = getattr(getattr(stimuli, "stimulus_paths", None), "placement", None)
+        items = [(placement(stimulus_id) if placement is not None else None) or _stimulus_path(stimuli, stimulus_id)
+                 for stimulus_id in ids]
         presentation = {"stimulus_id": np.asarray(ids)}
         for column in stimuli.columns:
             if column != "stimulus_id":

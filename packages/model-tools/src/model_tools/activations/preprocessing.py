@@ -33,9 +33,15 @@ def to_rgb(image: Image.Image) -> Image.Image:
 
 
 def open_image(image: Any) -> Image.Image:
-    """A PIL image from a path, a PIL image or a ``uint8`` / float-in-[0, 1] numpy array (H x W [x C])."""
+    """A PIL image from a path, a PIL image, a ``uint8`` / float-in-[0, 1] numpy array (H x W [x C]) or an image
+    placed on the screen in memory (an object with ``open_image()``, brainscore_vision's ``PlacedImage``)."""
     if isinstance(image, Image.Image):
         return image
+    if hasattr(image, "open_image"):
+        try:
+            return image.open_image()
+        except (OSError, ValueError) as error:
+            raise StimulusError(f"cannot place image {image!r}: {error}") from error
     if isinstance(image, (str, os.PathLike)):
         try:
             picture = Image.open(image)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from model_tools.activations.cache import ActivationsCache, EntryWriter
+from model_tools.activations.cache import ActivationsCache, EntryWriter, RowContent
 from model_tools.digest import CACHE_FORMAT_VERSION
 
 __all__ = ["BackgroundRowWriter", "RowTarget"]
@@ -103,12 +103,16 @@ class RowTarget:
         Write a new entry of this cache (keyed by ``base``, indexed by ``keys``) instead of returning an array.
     base : str or None, default=None
     keys : dict of str -> str or None, default=None
+    content : RowContent or None, default=None
+        What the rows show (per-layer content keys and per-row stimulus digests), recorded with the entry so that
+        requests sharing stimuli with it can read its rows.
     """
 
     def __init__(self, layers: Sequence[str], count: int, *, identifier: str, reduction: Any = None,
                  batch_size: int = 64, write_parts: int = 1, cache: ActivationsCache | None = None,
-                 base: str | None = None, keys: dict[str, str] | None = None):
+                 base: str | None = None, keys: dict[str, str] | None = None, content: RowContent | None = None):
         self.layers = list(layers)
+        self.content = content
         self.count = count
         self.identifier = identifier
         self.reduction = reduction
@@ -192,7 +196,10 @@ class RowTarget:
             return values, widths
         del values  # the entry's map is the only one left; commit drops it
         self._background = None
-        self.cache.commit(self._entry, self.keys, {"model": self.identifier, "activations_key": self.base})
+        content = None if self.content is None else RowContent({layer: self.content.keys[layer] for layer in self.layers},
+                                                              self.content.digests)
+        self.cache.commit(self._entry, self.keys, {"model": self.identifier, "activations_key": self.base},
+                          content=content)
         self._entry = None
         return None, widths
 

@@ -110,7 +110,8 @@ class ModelCommitment(BrainModel):
     def feature_count(self, region: str) -> int | None:
         """Features a recording of ``region`` gives (``'behavior'``: the readout layer), from one forward pass of
         a blank image; the widest candidate layer while layer selection has not chosen yet. None when the
-        activations model has no torch module to run. The grid's memory plan reads it."""
+        activations model has no torch module to run. The grid's memory plan reads it (once per pair: the width is
+        remembered per network, layers and input size)."""
         import numpy as np
         import torch
 
@@ -123,6 +124,10 @@ class ModelCommitment(BrainModel):
         region = _name(region)
         layers = ([self.behavioral_readout_layer or self.layers[-1]] if region == "behavior"
                   else [self.layer_map[region]] if region in self.layer_map else list(self.layers))
+        known = self.__dict__.setdefault("_feature_counts", {})  # widths depend on the layers and the input size
+        key = (id(network), tuple(layers), int(size))
+        if key in known:
+            return known[key]
         widths: dict[str, int] = {}
         modules = resolve_layers(network, layers, self.identifier)
         device = next((parameter.device for parameter in network.parameters()), torch.device("cpu"))
@@ -130,7 +135,8 @@ class ModelCommitment(BrainModel):
         with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
                 layer, int(np.prod(out.shape[1:])))):
             network(blank)
-        return max(widths.values())
+        known[key] = max(widths.values())
+        return known[key]
 
     def content_digest(self) -> str:
         """SHA-1 over what makes this model's answers: weights, preprocessing, reduction, layers, the committed

@@ -1,0 +1,199 @@
+"""Every regression on hard sources keeps its fast form and scikit-learn's numbers.
+
+Hard sources: int8-quantised low-rank activations (full rank only through the quantisation, a squared condition
+number near 1e9 after centring), exactly low-rank features, duplicated stimuli, constant and duplicated features,
+a smoothly decaying spectrum (condition number 1e4) and pixel-like uint8 images; each wide (features > stimuli) and
+narrow, float32 and float64. Expected predictions come from scikit-learn (``LinearRegression()``, ``Ridge``,
+``PLSRegression(scale=False)``) fitted per split on the float64 cast of the same source, and for neuron-to-neuron
+from ``np.corrcoef`` written out here; the real-data case uses the Cowley 2023 images' pixels.
+"""
+
+from __future__ import annotations
+
+import csv
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.cross_decomposition import PLSRegression as SkPLS
+from sklearn.linear_model import LinearRegression as SkLinear
+from sklearn.linear_model import Ridge as SkRidge
+from sklearn.model_selection import ShuffleSplit
+from threadpoolctl import threadpool_limits
+
+import brainscore_metrics._least_squares as least_squares
+from brainscore_metrics.backend import get_backend
+from brainscore_metrics.regression import LinearRegression, NeuronToNeuron, PLSRegression, RidgeRegression
+
+KINDS = ["int8_lowrank", "exact_lowrank", "duplicated_stimuli", "constant_duplicated_features", "smooth_spectrum",
+         "pixels"]
+
+
+def hard_source(kind: str, n: int, p: int, seed: int = 0):
+    """A hard source (n x p) and a target (n x 6) that depends on it linearly plus noise."""
+    rng = np.random.default_rng(seed)
+    latent = rng.normal(size=(n, 8))
+    if kind == "int8_lowrank":  # low-precision activations of a low-dimensional signal
+        X = latent @ rng.normal(size=(8, p)) + 0.05 * rng.normal(size=(n, p))
+        scale = np.abs(X).max() / 127
+        X = np.clip(np.round(X / scale), -127, 127) * scale
+    elif kind == "exact_lowrank":
+        X = latent @ rng.normal(size=(8, p)) + 3
+    elif kind == "duplicated_stimuli":  # the same image under two ids
+        X = latent @ rng.normal(size=(8, p)) + rng.normal(size=(n, p))
+        X[1], X[5] = X[0], X[4]
+    elif kind == "constant_duplicated_features":
+        X = latent @ rng.normal(size=(8, p)) + rng.normal(size=(n, p)) + 10
+        X[:, 3] = 7.0
+        X[:, 5] = X[:, 4]
+        X[:, 6:9] = 2 * X[:, 0:3]
+    elif kind == "smooth_spectrum":  # singular values log-spaced from 1 to 1e-4
+        k = min(n, p)
+        left, _ = np.linalg.qr(rng.normal(size=(n, k)))
+        right, _ = np.linalg.qr(rng.normal(size=(p, k)))
+        X = (left * np.logspace(0, -4, k)) @ right.T * 100 + 5
+        latent = left[:, :8]
+    elif kind == "pixels":  # smooth 1/f images, 8-bit
+        side = int(np.sqrt(p / 3))
+        frequency = np.fft.fftfreq(side)
+        radius = np.hypot(frequency[:, None], frequency[None, :])
+        radius[0, 0] = 1
+        images = np.real(np.fft.ifft2(rng.normal(size=(n, 3, side, side)) / radius ** 1.5))
+        images = (images - images.min()) / (images.max() - images.min()) * 255
+        X = np.round(images).reshape(n, -1)
+        X = np.concatenate([X, np.full((n, p - X.shape[1]), 128.0)], axis=1)
+        latent = (X[:, :8] - 128) / 64
+    else:
+        raise ValueError(kind)
+    Y = latent @ rng.normal(size=(8, 6)) + 0.5 * rng.normal(size=(n, 6))
+    return X, Y
+
+
+def _splits(n: int):
+    return [(np.sort(a), np.sort(b)) for a, b in ShuffleSplit(5, train_size=0.9, random_state=1).split(np.zeros(n))]
+
+
+def _sklearn(make, X, Y, splits):
+    X = X.astype(np.float64)
+    # one BLAS thread: the small SVDs of the reference thrash on two threads when the cores are busy
+    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+        warnings.simplefilter("ignore")
+        return [make().fit(X[train], Y[train]).predict(X[test]) for train, test in splits]
+
+
+def _assert_close(xp, ours, expected, rtol):
+    for mine, reference in zip(ours, expected, strict=True):
+        np.testing.assert_allclose(xp.to_numpy(mine), reference, rtol=0, atol=rtol * np.abs(reference).max())
+
+
+SHAPES = [pytest.param(80, 240, id="wide"), pytest.param(150, 40, id="narrow")]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(("n", "p"), SHAPES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_least_squares_equals_sklearn(backend_name, kind, n, p, dtype):
+    xp = get_backend(backend_name)
+    X, Y = hard_source(kind, n, p)
+    X = X.astype(dtype)
+    splits = _splits(n)
+    ours = LinearRegression(backend=backend_name).cross_predict(xp.asarray(X), xp.asarray(Y), splits)
+    _assert_close(xp, ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
+
+@pytest.mark.parametrize(("n", "p"), SHAPES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_ridge_pls_neuron_to_neuron_equal_references(kind, n, p):
+    xp = get_backend("numpy")
+    X, Y = hard_source(kind, n, p)
+    splits = _splits(n)
+    ridge = RidgeRegression(1.0, precision="float64").cross_predict(X, Y, splits)
+    _assert_close(xp, ridge, _sklearn(lambda: SkRidge(1.0), X, Y, splits), 1e-8)
+    pls = PLSRegression(6).cross_predict(X, Y, splits)
+    _assert_close(xp, pls, _sklearn(lambda: SkPLS(6, scale=False), X, Y, splits), 1e-8)
+    # neuron to neuron: the unit of the largest training Pearson r (np.corrcoef, NaN for constant units)
+    for (train, test), prediction in zip(splits, NeuronToNeuron().cross_predict(X, Y, splits), strict=True):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.corrcoef(X[train].T, Y[train].T)[:p, p:]
+        best = np.nanargmax(r, axis=0)
+        np.testing.assert_array_equal(prediction, X[np.ix_(test, best)])  # duplicates: either copy predicts alike
+
+
+@pytest.mark.parametrize(("n", "p", "kind"), [(80, 240, "int8_lowrank"), (80, 240, "pixels"),
+                                              (150, 40, "int8_lowrank"), (150, 40, "constant_duplicated_features")])
+def test_least_squares_keeps_the_one_factorisation_path(monkeypatch, n, p, kind):
+    # quantised activations, pixels, constant and duplicated features: every split from one factorisation
+    X, Y = hard_source(kind, n, p)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a split was solved on its own")
+
+    monkeypatch.setattr(least_squares, "split_predictions", refuse)
+    splits = _splits(n)
+    ours = least_squares.cross_predictions(get_backend("numpy"), X.astype(np.float32), Y, splits)
+    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X.astype(np.float32), Y, splits), 1e-6)
+
+
+@pytest.mark.parametrize("kind", ["exact_lowrank", "duplicated_stimuli"])
+def test_rank_deficient_kernels_never_use_an_svd(monkeypatch, kind):
+    # a singular stimulus Gram matrix: each split by pivoted Cholesky, no SVD or eigendecomposition anywhere
+    xp = get_backend("numpy")
+    X, Y = hard_source(kind, 80, 240)
+    for name in ("svd", "eigh", "pinv"):
+        monkeypatch.setattr(xp, name, lambda *args, **kwargs: pytest.fail("an SVD-type decomposition was used"))
+    monkeypatch.setattr(np.linalg, "svd", lambda *args, **kwargs: pytest.fail("np.linalg.svd was used"))
+    calls = []
+    original = least_squares.split_predictions
+    monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: calls.append(1) or original(*a, **k))
+    splits = _splits(80)
+    ours = LinearRegression().cross_predict(X, Y, splits)
+    assert len(calls) == len(splits)
+    monkeypatch.undo()
+    _assert_close(xp, ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
+
+def test_psd_pinv_solve_equals_numpy_pinv(backend_name):
+    # rank 5 of 30, and a rank-29 matrix (the Woodbury branch): against numpy's SVD-based pinv
+    xp = get_backend(backend_name)
+    rng = np.random.default_rng(1)
+    for rank in (5, 29):
+        factor = rng.normal(size=(30, rank))
+        matrix = factor @ factor.T
+        rhs = rng.normal(size=(30, 3))
+        expected = np.linalg.pinv(matrix, rcond=1e-10, hermitian=True) @ rhs
+        ours = xp.to_numpy(least_squares.psd_pinv_solve(xp, xp.asarray(matrix), xp.asarray(rhs)))
+        np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-8 * np.abs(expected).max())
+
+
+def test_single_fit_equals_sklearn_on_hard_sources():
+    # fit / predict (the *_split metrics): wide through the training rows' Gram matrix, narrow through the features'
+    for n, p in ((80, 240), (150, 40)):
+        for kind in ("int8_lowrank", "duplicated_stimuli", "constant_duplicated_features"):
+            X, Y = hard_source(kind, n, p)
+            train, test = np.arange(20, n), np.arange(20)
+            ours = LinearRegression().fit(X, Y, train).predict(X, test)
+            expected = SkLinear().fit(X[train], Y[train]).predict(X[test])
+            np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-6 * np.abs(expected).max())
+
+
+def test_cowley_pixels(raw_data_dir):
+    # real images: the 640 Cowley 2023 images of session 210325 as 8-bit pixels, 32 x 32 grey (1,024 features,
+    # more than the 576 training images: the kernel path) and 8 x 8 (64 features: the feature path), predicting the
+    # session's averaged V4 responses
+    from PIL import Image
+
+    folder = raw_data_dir / "cowley2023_v4"
+    with open(folder / "stimuli_210325.csv", newline="") as handle:
+        entries = list(csv.DictReader(handle))
+    responses = np.load(folder / "responses_avg_210325.npy").T.astype(np.float64)  # (images, units)
+    splits = _splits(len(entries))
+    pixels = {32: [], 8: []}
+    for entry in entries:
+        with Image.open(folder / entry["filename"]) as image:
+            grey = image.convert("L")
+            for side, rows in pixels.items():
+                rows.append(np.asarray(grey.resize((side, side), Image.BILINEAR), dtype=np.float32).ravel())
+    for rows in pixels.values():
+        X = np.stack(rows)
+        ours = LinearRegression().cross_predict(X, responses, splits)
+        _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, responses, splits), 1e-6)
