@@ -6,8 +6,7 @@ from __future__ import annotations
 from brainio.errors import BrainScoreError
 from brainio.testing import defined_exceptions
 
-# an internal control-flow signal of the kernel path; issue 31 removes that fallback (then this entry goes)
-PENDING = {"brainscore_metrics._ridge.IllConditionedKernelError"}
+PENDING: set[str] = set()
 
 
 def test_every_error_derives_from_the_one_root():

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
-from brainscore_metrics.errors import MetricError
+from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
     "ALPHA_LIST",
@@ -135,10 +135,6 @@ def covers_complement(n_rows: int, splits) -> bool:
 #: about eps * cond (measured 2e-7 relative at 1e10); singular values of the centred source then stay above 1e-5
 #: times the largest, far from scikit-learn's cutoff (1e-6), so no direction it would drop is kept
 MAX_LEAST_SQUARES_CONDITION = 1e10
-
-
-class IllConditionedKernelError(MetricError, np.linalg.LinAlgError):
-    """The Gram matrix is too close to singular for least squares through the kernel identity."""
 
 
 def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0):

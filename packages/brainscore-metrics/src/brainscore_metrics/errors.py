@@ -20,6 +20,7 @@ __all__ = [
     "BehaviorInputError",
     "DimensionError",
     "DuplicateStimulusError",
+    "IllConditionedKernelError",
     "MetricCheckError",
     "MetricError",
     "MissingCoordinateError",
@@ -115,6 +116,11 @@ class UnknownBackendError(MetricError, ValueError):
 
 
 # -- warnings ---------------------------------------------------------------------------------------------------
+class IllConditionedKernelError(MetricError, ValueError):
+    """A Gram matrix too close to singular for the one-factorisation path (the caller then takes the per-split
+    path; never reaches a user). A ``ValueError`` like numpy's ``LinAlgError``."""
+
+
 class MetricCheckError(MetricError, AssertionError):
     """A metric failed one of the :func:`brainscore_metrics.testing.check_metric` checks; names the check."""
 
