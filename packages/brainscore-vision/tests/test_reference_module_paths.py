@@ -23,8 +23,7 @@ BRAINSCORE_METRIC_FOLDERS = {
     "dimensionality": "metric", "distribution_similarity": "metric", "error_consistency": "metric", "i1i2": "metric",
     "internal_consistency": "ceiling", "maniquet2024_metrics": "metric", "mask_regression": "metric", "ost": "metric",
     "rdm": "metric", "regression_correlation": "metric", "rsa_ceiling": "ceiling", "threshold": "metric",
-    "value_delta": "metric",
-    # "predictor_consistency" (SplitHalfPredictorConsistency) comes with the reverse-predictivity work (issue 30)
+    "value_delta": "metric", "predictor_consistency": "ceiling",
 }
 PACKAGE = Path(brainscore_vision.__file__).parent
 
@@ -175,3 +174,50 @@ def test_regression_factories_fit_labelled_assemblies_like_scikit_learn():
     np.testing.assert_allclose(ours.values, reference, atol=1e-6)
     labelled = CrossRegressedCorrelation(pls_regression(), pearsonr_correlation())(source, target)
     assert float(labelled) == pytest.approx(float(brainscore_vision.load_metric("pls")(source, target)), abs=1e-12)
+
+
+def test_dual_ridge_factories_give_scikit_learn_ridge_and_the_registered_split_metrics():
+    """Brain-Score's ``TrainTestSplitCorrelation(regression=dual_ridge_regression(), correlation=...)`` (and the CV
+    form) on wide features (p > n, the dual form's case): predictions equal scikit-learn's ``Ridge`` / ``RidgeCV``
+    (Brain-Score's dual classes say they are identical to those), and the metric equals ``load_metric('dual_ridge_split')``
+    / ``'dual_ridgecv_split'``. ``ReverseTrainTestSplitCorrelation`` is the registered ``reverse_pls_split``."""
+    from sklearn.linear_model import Ridge, RidgeCV
+
+    from brainio.assemblies import NeuroidAssembly
+    from brainscore_vision.metrics.regression_correlation import (
+        ALPHA_LIST,
+        ReverseTrainTestSplitCorrelation,
+        TrainTestSplitCorrelation,
+        dual_ridge_cv_regression,
+        dual_ridge_regression,
+        pearsonr_correlation,
+    )
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(50, 300)).astype(np.float32)
+    Y = X[:, :4].astype(np.float64) @ rng.normal(size=(4, 6)) + rng.normal(size=(50, 6))
+
+    def assembly(values, ids):
+        return NeuroidAssembly(values, dims=["presentation", "neuroid"], coords={
+            "stimulus_id": ("presentation", ids), "neuroid_id": ("neuroid", np.arange(values.shape[1]))})
+
+    ids = [f"s{i:02d}" for i in range(50)]
+    train, test = slice(0, 40), slice(40, None)
+    parts = {"source_train": assembly(X[train], ids[train]), "source_test": assembly(X[test], ids[test]),
+             "target_train": assembly(Y[train], ids[train]), "target_test": assembly(Y[test], ids[test])}
+    for factory, reference, identifier in (
+            (dual_ridge_regression, Ridge(alpha=1.0), "dual_ridge_split"),
+            (dual_ridge_cv_regression, RidgeCV(alphas=ALPHA_LIST), "dual_ridgecv_split")):
+        regression = factory()
+        regression.fit(parts["source_train"], parts["target_train"])
+        expected = reference.fit(X[train].astype(np.float64), Y[train]).predict(X[test].astype(np.float64))
+        np.testing.assert_allclose(regression.predict(parts["source_test"]).values, expected, atol=1e-8)
+        labelled = TrainTestSplitCorrelation(regression=factory(), correlation=pearsonr_correlation())(**parts)
+        registered = brainscore_vision.load_metric(identifier)(**parts)
+        # the registered split metric forms its Gram of the float32 source in float32 blocks summed in float64
+        # (precision='mixed'); the labelled ridge solves in float64: measured difference 2e-8
+        assert float(labelled) == pytest.approx(float(registered), abs=1e-6), identifier
+    few = {"regression_kwargs": {"n_components": 4}}  # reverse PLS predicts the model from 6 neuroids
+    reverse = ReverseTrainTestSplitCorrelation(**few)(**parts)
+    assert float(reverse) == pytest.approx(float(brainscore_vision.load_metric("reverse_pls_split", **few)(**parts)),
+                                           abs=1e-12)

@@ -25,8 +25,8 @@ from brainscore_metrics.regression import (
 )
 from brainscore_vision.metric_helpers.xarray_utils import XarrayCorrelation, XarrayRegression
 
-__all__ = ["ALPHA_LIST", "linear_regression", "mask_regression", "pearsonr_correlation", "pls_regression",
-           "ridge_cv_regression", "ridge_regression", "single_regression"]
+__all__ = ["ALPHA_LIST", "dual_ridge_cv_regression", "dual_ridge_regression", "linear_regression", "mask_regression",
+           "pearsonr_correlation", "pls_regression", "ridge_cv_regression", "ridge_regression", "single_regression"]
 
 
 def _labelled(regression: Any, xarray_kwargs: dict | None) -> XarrayRegression:
@@ -60,6 +60,24 @@ def ridge_cv_regression(regression_kwargs: dict | None = None, xarray_kwargs: di
     kwargs = {key: value for key, value in (regression_kwargs or {}).items()
               if key not in ("alpha", "store_cv_results")}
     return _labelled(RidgeCVRegression(**{"alphas": alphas, **kwargs}), xarray_kwargs)
+
+
+def dual_ridge_regression(regression_kwargs: dict | None = None,
+                          xarray_kwargs: dict | None = None) -> XarrayRegression:
+    """Brain-Score's ``DualRidgeRegression``: ridge with intercept solved through the stimulus kernel, which is
+    scikit-learn's ``Ridge`` (its own docstring says so); ours takes the kernel path by itself when features outnumber
+    training stimuli. ``chunk_size`` in ``regression_kwargs`` (a memory knob of Brain-Score's) is accepted and
+    ignored."""
+    kwargs = {key: value for key, value in (regression_kwargs or {}).items() if key != "chunk_size"}
+    return ridge_regression(kwargs, xarray_kwargs)
+
+
+def dual_ridge_cv_regression(regression_kwargs: dict | None = None, xarray_kwargs: dict | None = None,
+                             alphas=ALPHA_LIST) -> XarrayRegression:
+    """Brain-Score's ``DualRidgeCVRegression``: RidgeCV's leave-one-out choice of alpha, then ridge in the dual form;
+    the same numbers as scikit-learn's ``RidgeCV`` (:func:`ridge_cv_regression`). ``chunk_size`` is ignored."""
+    kwargs = {key: value for key, value in (regression_kwargs or {}).items() if key != "chunk_size"}
+    return ridge_cv_regression(kwargs, xarray_kwargs, alphas=alphas)
 
 
 def single_regression(xarray_kwargs: dict | None = None) -> XarrayRegression:

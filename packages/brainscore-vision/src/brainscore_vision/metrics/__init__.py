@@ -6,9 +6,9 @@ regression factories, :mod:`brainscore_vision.metric_helpers.regressions`). Noth
 found through brainscore-metrics' entry point, and ``load_metric(identifier)`` is the way to build one. This package
 also re-exports ``Score``, ``Metric`` and ``Ceiling`` (``from brainscore_vision.metrics import Score``).
 
-It is also where Brain-Score's metric plugin folders go (``metrics/<folder>/__init__.py`` assigning
-``metric_registry['<id>'] = ...``): found by identifier like model folders (see :mod:`brainscore_vision.models`),
-here and in the user plugin folders.
+It is also where Brain-Score's metric plugin folders go (a ``metrics/<folder>/__init__.py`` that assigns into the
+metric registry): found by identifier like model folders (see :mod:`brainscore_vision.models`), here and in the user
+plugin folders.
 """
 
 import importlib
