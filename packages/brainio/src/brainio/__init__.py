@@ -11,6 +11,8 @@ import importlib.util
 from importlib.metadata import version as _version
 from typing import Any
 
+from brainio.lazy import lazy_names
+
 __version__ = _version("brainio")
 
 # public name -> module that defines it
@@ -80,18 +82,10 @@ def _legacy_lookup(name: str) -> Any:
     return globals()[name]
 
 
-def __getattr__(name: str) -> Any:
+def _fallback(name: str) -> Any:
     if name in _LEGACY_LOOKUPS:
         return _legacy_lookup(name)
-    module = _LAZY.get(name)
-    if module is None:
-        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-            return importlib.import_module(f".{name}", __name__)  # a submodule: ``brainio.netcdf``
-        raise AttributeError(f"module 'brainio' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    raise AttributeError(f"module 'brainio' has no attribute {name!r}")
 
 
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(globals(), _LAZY, submodules=True, fallback=_fallback)

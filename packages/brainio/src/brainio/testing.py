@@ -18,7 +18,7 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "assert_processes_end", "defined_exceptions", "is_running", "local_s3_server",
+__all__ = ["assert_assemblies_equal", "assert_one_error_root", "assert_processes_end", "defined_exceptions", "is_running", "local_s3_server",
            "running_descendants", "s3_test_environment"]
 
 
@@ -114,8 +114,12 @@ def local_s3_server() -> Iterator[str]:
         server.stop()
 
 
-def defined_exceptions(package: str) -> list[type[BaseException]]:
-    """Every exception class (warnings excluded) defined in any module of ``package``, e.g. ``'brainio'``.
+def defined_exceptions(package: str) -> list[type[Exception]]:
+    """Every error class (an ``Exception``; warnings excluded) defined in any module of ``package``, e.g. ``'brainio'``.
+
+    Control-flow signals that derive from ``BaseException`` only, as ``GeneratorExit`` does (model-tools'
+    ``RecordedEverything`` ends a forward pass early and must not be caught by a model's ``except Exception``), are
+    not errors and are not listed.
 
     Imports every module of the package (``pkgutil.walk_packages``); a class re-exported by another module is
     listed once, under the module that defines it (its ``__module__``). For tests of the house rules: one error
@@ -124,13 +128,28 @@ def defined_exceptions(package: str) -> list[type[BaseException]]:
     root = importlib.import_module(package)
     modules = [root] + [importlib.import_module(info.name)
                         for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}.")]
-    found: dict[str, type[BaseException]] = {}
+    found: dict[str, type[Exception]] = {}
     for module in modules:
         for _, value in inspect.getmembers(module, inspect.isclass):
-            if (issubclass(value, BaseException) and not issubclass(value, Warning)
+            if (issubclass(value, Exception) and not issubclass(value, Warning)
                     and value.__module__ == module.__name__):
                 found[f"{value.__module__}.{value.__qualname__}"] = value
     return [found[name] for name in sorted(found)]
+
+
+def assert_one_error_root(package: str) -> None:
+    """The house rules for errors of ``package`` (e.g. ``'brainscore_metrics'``): every exception class it defines
+    derives from :class:`brainio.errors.BrainScoreError`, the one root of the project, and is defined in the
+    package's ``errors`` module. Fails naming the classes that break a rule (a walk that finds fewer than three
+    classes fails too: it would check nothing)."""
+    from .errors import BrainScoreError
+
+    classes = defined_exceptions(package)
+    assert len(classes) >= 3, f"{package}: found only {classes}"
+    outside_root = [f"{cls.__module__}.{cls.__qualname__}" for cls in classes if not issubclass(cls, BrainScoreError)]
+    assert outside_root == [], f"{package}: errors not derived from BrainScoreError: {outside_root}"
+    misplaced = [f"{cls.__module__}.{cls.__qualname__}" for cls in classes if cls.__module__ != f"{package}.errors"]
+    assert misplaced == [], f"{package}: errors defined outside {package}.errors: {misplaced}"
 
 
 def s3_test_environment(endpoint: str, scratch: str | os.PathLike) -> dict[str, str | None]:

@@ -6,9 +6,9 @@ neither scikit-learn nor torch.
 
 from __future__ import annotations
 
-import importlib
 from importlib.metadata import version as _version
-from typing import Any
+
+from brainio.lazy import lazy_names
 
 __version__ = _version("brainscore-metrics")
 
@@ -57,14 +57,4 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'brainscore_metrics' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(globals(), _LAZY)

@@ -23,11 +23,10 @@ fast.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from importlib.metadata import version as _version
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from brainio.lazy import lazy_names
 from brainscore_core.plugin_folders import PluginFolders
 from brainscore_core.plugins import Domain
 from brainscore_vision.model_interface import BrainModel
@@ -138,19 +137,7 @@ def score_many(models, benchmarks, client=None, **kwargs):
     return domain.score_many(models, benchmarks, client, **kwargs)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-            return importlib.import_module(f".{name}", __name__)  # a submodule: ``brainscore_vision.benchmarks``
-        raise AttributeError(f"module 'brainscore_vision' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(globals(), _LAZY, submodules=True)
 
 
 __all__ = [

@@ -12,9 +12,7 @@ The names are resolved on first use (PEP 562), so that importing a benchmark plu
 imports neither pandas nor xarray.
 """
 
-import importlib
-from typing import Any
-
+from brainio.lazy import lazy_names
 from brainscore_core.plugin_folders import extend_package_path
 
 _LAZY = {"Benchmark": "brainscore_core.benchmarks", "BenchmarkBase": "brainscore_core.benchmarks",
@@ -26,14 +24,4 @@ __all__ = ["Benchmark", "BenchmarkBase", "bound_score", "ceil_score", "explained
 __path__ = extend_package_path(__path__, __name__)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(globals(), _LAZY)

@@ -11,9 +11,7 @@ metric registry): found by identifier like model folders (see :mod:`brainscore_v
 plugin folders.
 """
 
-import importlib
-from typing import Any
-
+from brainio.lazy import lazy_names
 from brainscore_core.plugin_folders import extend_package_path
 
 # resolved on first use (PEP 562): looking for a metric plugin folder imports neither pandas nor xarray
@@ -25,14 +23,4 @@ __all__ = ["Ceiling", "DataAssembly", "Metric", "Score"]
 __path__ = extend_package_path(__path__, __name__)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(globals(), _LAZY)
