@@ -126,7 +126,11 @@ def _metrics(reference: bool):
         def cka(source, target):
             return CKA()(source, target)
     else:
-        from brainscore_vision import load_ceiling, load_metric
+        # metrics' own registrations through core (vision is not a dependency of this package)
+        from brainscore_core.plugins import Domain
+
+        domain = Domain("brainscore_vision")
+        load_metric, load_ceiling = domain.load_metric, domain.load_ceiling
 
         def reverse(model, neural):
             stratification = "object_name" if _has_coord(model, "object_name") else None

@@ -20,7 +20,7 @@ def test_a_real_entry_is_listed_with_its_model_and_pruned_by_model(tiny_net, ima
     root = default_cache_root()
     (entry,) = cache_entries(["activations"])
     files = sorted(path for path in root.rglob("*") if path.is_file() and path.parent.name != "locks")
-    assert entry.model == "tiny" and sorted(entry.paths) == files  # the .nc and its two index files
+    assert entry.model == "tiny" and sorted(entry.paths) == files  # the .nc, its rows file, its index and rows records
     assert entry.size == sum(path.stat().st_size for path in files)
     delete_entries(select_for_pruning(cache_entries(["activations"]), models=["tiny"]))
     assert cache_entries(["activations"]) == []

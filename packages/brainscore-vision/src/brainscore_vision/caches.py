@@ -21,8 +21,11 @@ updating their access times where the system allows (``O_NOATIME``). Deleting ne
 activations file they point at (an index naming a missing file is a cache miss), a ceiling's JSON before its
 arrays, and a folder is renamed to a hidden name before it is removed. Deleting an activations file that another
 process has mapped is safe (its pages stay readable until unmapped). The activations layout is model-tools'
-(``model_tools.activations.cache``): ``entries/**/<key>.<run>.nc`` and ``index/**/<key>.json`` records whose
-content names the ``entry`` and the ``model``.
+(``model_tools.activations.cache``): ``entries/**/<key>.<run>.nc`` with its ``<key>.<run>.rows.json`` (the stimuli of
+its rows), ``index/**/<key>.json`` records whose content names the ``entry`` and the ``model``, and
+``rows/**/<content key>.json`` records listing the entries that hold one layer. A rows record belongs to the newest
+live entry it lists: pruning that entry removes it, and the other entries it listed are then found by their exact
+keys only (a request showing some of their stimuli again computes instead of gathering rows).
 """
 
 from __future__ import annotations
@@ -145,10 +148,21 @@ def _activation_entries(root: Path) -> list[CacheEntry]:
         indexes.setdefault(entry, []).append(index)
         if model and entry:
             models[entry] = str(model)
+    entries = sorted((root / "entries").rglob("*.nc")) if (root / "entries").is_dir() else []
+    live = {path.relative_to(root).as_posix() for path in entries}
+    for rows_index in sorted((root / "rows").rglob("*.json")) if (root / "rows").is_dir() else []:
+        try:
+            listed = [str(item["entry"]) for item in _read_json(rows_index)["content"]["entries"]]
+        except (OSError, ValueError, KeyError, AttributeError, TypeError):
+            listed = []  # damaged: an orphan, pruned with the others
+        owner = next((entry for entry in reversed(listed) if entry in live), listed[-1] if listed else "")
+        indexes.setdefault(owner, []).append(rows_index)
     found = []
-    for path in sorted((root / "entries").rglob("*.nc")) if (root / "entries").is_dir() else []:
+    for path in entries:
         relative = path.relative_to(root).as_posix()
-        found.append(_entry("activations", [*indexes.pop(relative, []), path], models.get(relative), used=path))
+        sidecar = [rows] if (rows := path.with_suffix(".rows.json")).is_file() else []
+        found.append(_entry("activations", [*indexes.pop(relative, []), *sidecar, path], models.get(relative),
+                            used=path))
     for relative, orphans in indexes.items():  # index files whose entry is gone (or unreadable)
         found.append(_entry("activations", orphans, models.get(relative)))
     return found + _unfinished("activations", root / "entries")
