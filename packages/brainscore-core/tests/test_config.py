@@ -79,3 +79,78 @@ def test_activation_cache_notice_threshold(monkeypatch):
         assert activation_cache_notice_bytes() == 1024**3 // 2
     with set_options(cache_notice_gb=False):
         assert activation_cache_notice_bytes() is None
+
+
+#: the only files of packages/*/src that read the environment: core's config, and brainio (below core, which it
+#: cannot import) for BRAINIO_HOME (cache.py) and boto3's AWS endpoint variables (stores/s3.py)
+ENVIRONMENT_READERS = {"brainscore-core/src/brainscore_core/config.py", "brainio/src/brainio/cache.py",
+                       "brainio/src/brainio/stores/s3.py"}
+
+
+def test_only_config_reads_the_environment():
+    import re
+
+    packages = Path(__file__).resolve().parents[2]
+    reading = re.compile(r"\bos\.environ\b|\bos\.getenv\b|\bgetenv\(|\bfrom os import\b[^\n]*\benviron\b|\bos\.environb\b")
+    readers = {str(path.relative_to(packages)) for path in packages.glob("*/src/**/*.py") if reading.search(path.read_text())}
+    assert len(list(packages.glob("*/src/**/*.py"))) > 100  # the scan sees the whole checkout
+    assert readers == ENVIRONMENT_READERS
+
+
+def test_every_variable_read_is_in_the_one_table():
+    import re
+
+    import brainscore_core.config as config
+
+    source = Path(config.__file__).read_text()
+    names = set(re.findall(r'(?:_text|env_flag|os\.environ\.get)\(\s*"([A-Z_]+)"', source))
+    names |= {getattr(config, constant) for constant in re.findall(r"(?:_text|env_flag)\(\s*([A-Z_]+_ENV)\b", source)}
+    names |= set(config._MALLOC_SETTINGS) | {"GLIBC_TUNABLES", "TORCH_HOME", "XDG_CACHE_HOME"}
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = readme[readme.index("## Environment variables"):]
+    table = table[:table.index("\n\n", table.index("| variable |"))]
+    documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", table))
+    readers = set(re.findall(r"`(\w+)\(", table))
+    assert len(names) >= 15 and sorted(names - documented) == []
+    assert sorted(r for r in readers if not hasattr(config, r) and r not in ("cache_home",)) == []
+
+
+@pytest.mark.parametrize(("name", "reader", "value", "expected"), [
+    ("BRAINSCORE_PLUGINS", "requested_plugins", " a, ,b ", ["a", "b"]),
+    ("BRAINSCORE_RESULTS_URL", "results_url", "  ", None),
+    ("BRAINSCORE_VISION_DATA_SOURCE", "data_source", " S3 ", "s3"),
+    ("BRAINSCORE_VISION_DATA_SOURCE", "data_source", "", "local"),
+    ("BS_INSTALL_DEPENDENCIES", "install_advice_enabled", "no", False),
+    ("BS_INSTALL_DEPENDENCIES", "install_advice_enabled", "0", False),
+    ("BS_INSTALL_DEPENDENCIES", "install_advice_enabled", "yes", True),
+    ("MODEL_TOOLS_REUSE_MEMORY", "reuse_memory_enabled", "off", False),
+    ("MODEL_TOOLS_REUSE_MEMORY", "reuse_memory_enabled", "1", True),
+    ("BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD", "plugin_autoload_disabled", "off", False),
+    ("BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD", "plugin_autoload_disabled", "TRUE", True),
+])
+def test_readers(monkeypatch, name, reader, value, expected):
+    import brainscore_core.config as config
+
+    monkeypatch.setenv(name, value)
+    assert getattr(config, reader)() == expected
+
+
+def test_paths_from_the_environment(monkeypatch, tmp_path):
+    import brainscore_core.config as config
+
+    monkeypatch.delenv("TORCH_HOME", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert config.torch_hub_dir() == tmp_path / "xdg" / "torch" / "hub"
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path / "th"))
+    assert config.torch_hub_dir() == tmp_path / "th" / "hub"
+    monkeypatch.setenv("BRAINSCORE_S3_WEIGHT_FOLDER", "weights")
+    assert config.weight_folder() == "weights" and config.weight_folder("mine") == "mine"
+    monkeypatch.setenv("BRAINSCORE_DATA_STORE", "~/store")
+    assert config.data_store_setting() == Path("~/store").expanduser()
+    monkeypatch.setenv("PIP_CONSTRAINT", f"{tmp_path / 'c.txt'} other.txt")
+    assert config.pip_constraint() == tmp_path / "c.txt"
+    for name in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "GLIBC_TUNABLES"):
+        monkeypatch.delenv(name, raising=False)
+    assert not config.malloc_tuned_by_user()
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
+    assert config.malloc_tuned_by_user()

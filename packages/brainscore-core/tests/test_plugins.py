@@ -183,6 +183,16 @@ def test_autoload_switch_restricts_to_explicit_plugins(world, monkeypatch):
     assert info.distribution is None and info.module == __name__
 
 
+@pytest.mark.parametrize(("value", "disabled"), [("1", True), ("true", True), ("yes", True), ("on", True),
+                                                  ("0", False), ("off", False), ("false", False), ("no", False),
+                                                  ("", False)])
+def test_autoload_switch_reads_one_flag_rule(world, monkeypatch, value, disabled):
+    # before issue 32 the switch had its own rule: '=off' (and '=OFF', '=disabled') disabled autoload
+    world.add_plugin("fake-benchmarks", ASSIGNMENT_STYLE)
+    monkeypatch.setenv("BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD", value)
+    assert sorted(world.module.benchmark_registry) == ([] if disabled else ["Fake2024.IT-pls"])
+
+
 def test_autoload_switch_with_named_plugins(world, monkeypatch):
     module = world.add_plugin("fake-benchmarks", ASSIGNMENT_STYLE)
     world.add_plugin("other", HOOK_STYLE)

@@ -1,20 +1,17 @@
-"""Configuration shared by every package: the home folder, cache switches, progress bars, environment flags.
+"""Every setting of every package, read in one place: options, environment variables, and their one truth rule.
 
 One answer per question, read in this order: an option set with :func:`set_options` (a context manager, like
-xarray's), then the environment variable, then the default.
+xarray's), then the environment variable, then the default. No other module of brainscore-core, brainscore-metrics,
+brainscore-vision or model-tools reads the environment (``tests/test_config.py`` greps for it). brainio sits below this
+package (it cannot import it) and reads its own: ``BRAINIO_HOME`` (its cache, :func:`brainio.cache.cache_home`) and
+boto3's ``AWS_ENDPOINT_URL_S3`` / ``AWS_ENDPOINT_URL`` (:class:`brainio.stores.S3Store`); they are listed here too.
 
-========================  =====================================  ============================================
-option                    environment variable                   default
-========================  =====================================  ============================================
-``home``                  ``BRAINSCORE_HOME`` (empty = unset)    ``~/.brain-score``
-``progress``              ``BRAINSCORE_PROGRESS``                on
-``caching``               ``RESULTCACHING_DISABLE``              on (see :func:`caching_enabled`)
-``plugin_folders``        ``BRAINSCORE_PLUGIN_FOLDERS``          none (see :func:`plugin_folders`)
-``cache_notice_gb``       ``BRAINSCORE_CACHE_NOTICE_GB``         5 (see :func:`activation_cache_notice_bytes`)
-========================  =====================================  ============================================
+Every variable, its option, its reader here, its meaning and its default are in one table: brainscore-core's README,
+section *Environment variables* (``tests/test_config.py`` checks that every variable read here is in it).
 
 Flags (:func:`env_flag`) are true for ``1/true/yes/on`` and false for ``0/false/no/off`` and the empty string,
-in any case and with surrounding spaces; anything else is the default.
+in any case and with surrounding spaces; anything else is the flag's default. So
+``BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD=off`` leaves autoload on, as ``=0`` does.
 """
 
 from __future__ import annotations
@@ -25,8 +22,21 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_CACHE_NOTICE_GB", "OPTIONS", "PLUGIN_FOLDERS_ENV", "activation_cache_notice_bytes",
-           "brainscore_home", "caching_enabled", "env_flag", "plugin_folders", "progress_enabled", "set_options"]
+__all__ = ["AUTOLOAD_ENV", "DATA_BUCKET_ENV", "DATA_SOURCE_ENV", "DEFAULT_CACHE_NOTICE_GB", "INSTALL_DEPENDENCIES_ENV",
+           "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
+           "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "data_bucket", "data_source",
+           "data_store_setting", "env_flag", "install_advice_enabled", "malloc_tuned_by_user", "pip_constraint",
+           "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "raw_data_setting", "requested_plugins",
+           "results_url", "reuse_memory_enabled", "set_options", "torch_hub_dir", "weight_folder"]
+
+AUTOLOAD_ENV = "BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD"
+PLUGINS_ENV = "BRAINSCORE_PLUGINS"
+RESULTS_URL_ENV = "BRAINSCORE_RESULTS_URL"
+RAW_DATA_ENV = "BRAINSCORE_RAW_DATA"
+DATA_SOURCE_ENV = "BRAINSCORE_VISION_DATA_SOURCE"
+DATA_BUCKET_ENV = "BRAINSCORE_VISION_S3_BUCKET"
+INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
+WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -50,11 +60,17 @@ def env_flag(name: str, default: bool = False) -> bool:
     return default
 
 
+def _text(name: str) -> str | None:
+    """The value of environment variable ``name`` without surrounding spaces; None when unset or blank."""
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
 def brainscore_home() -> Path:
     """The option ``home``, else ``$BRAINSCORE_HOME`` (an empty value counts as unset), else ``~/.brain-score``."""
     if OPTIONS["home"] is not None:
         return Path(OPTIONS["home"]).expanduser()
-    configured = os.environ.get("BRAINSCORE_HOME", "").strip()
+    configured = _text("BRAINSCORE_HOME")
     return Path(configured).expanduser() if configured else Path.home() / ".brain-score"
 
 
@@ -117,6 +133,88 @@ def caching_enabled(what: str) -> bool:
         return False
     owner = "brainscore_core" if what == "ceiling" else "model_tools"
     return not any(what in part or part.strip().startswith(owner) for part in value.split(",") if part.strip())
+
+
+# -- plugins --------------------------------------------------------------------------------------------------
+def plugin_autoload_disabled() -> bool:
+    """``$BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD`` as a flag (default False): True skips entry-point discovery and
+    plugin folders; ``0/false/no/off`` leave autoload on."""
+    return env_flag(AUTOLOAD_ENV, default=False)
+
+
+def requested_plugins() -> list[str]:
+    """``$BRAINSCORE_PLUGINS``: entry-point names or module paths (comma-separated) loaded even with autoload
+    disabled; empty entries are ignored."""
+    return [name.strip() for name in (_text(PLUGINS_ENV) or "").split(",") if name.strip()]
+
+
+def install_advice_enabled() -> bool:
+    """``$BS_INSTALL_DEPENDENCIES`` as a flag (default True): False (``no``, Brain-Score's word) silences the line that
+    says how to install a plugin folder's missing requirements. Nothing is ever installed either way."""
+    return env_flag(INSTALL_DEPENDENCIES_ENV, default=True)
+
+
+def pip_constraint() -> Path | None:
+    """The first file of ``$PIP_CONSTRAINT`` (pip's own variable), else None."""
+    configured = _text("PIP_CONSTRAINT")
+    return Path(configured.split()[0]) if configured else None
+
+
+# -- stores and data ---------------------------------------------------------------------------------------------
+def results_url() -> str | None:
+    """``$BRAINSCORE_RESULTS_URL`` (a SQLAlchemy URL), else None (the store defaults to a SQLite file in the home)."""
+    return _text(RESULTS_URL_ENV)
+
+
+def raw_data_setting() -> str | None:
+    """``$BRAINSCORE_RAW_DATA`` as written (None when unset or blank); brainscore-vision resolves it and its
+    default (``brainscore_vision._paths.raw_data_dir``)."""
+    return _text(RAW_DATA_ENV)
+
+
+def data_store_setting() -> Path | None:
+    """``$BRAINSCORE_DATA_STORE`` (``~`` expanded), the local store of packaged data; None when unset."""
+    configured = _text("BRAINSCORE_DATA_STORE")
+    return Path(configured).expanduser() if configured else None
+
+
+def data_source() -> str:
+    """``$BRAINSCORE_VISION_DATA_SOURCE`` in lower case, default ``'local'``: ``local`` packages the raw data into a
+    local store, any other word is a store scheme of brainio's ``brainio.stores`` entry points (``s3``, ...)."""
+    return (_text(DATA_SOURCE_ENV) or "local").lower()
+
+
+def data_bucket() -> str | None:
+    """``$BRAINSCORE_VISION_S3_BUCKET`` (``bucket[/folder]``, the remote store's location), else None."""
+    return _text(DATA_BUCKET_ENV)
+
+
+def weight_folder(folder_name: str | None = None) -> str:
+    """``folder_name``, else ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else ``'models'`` (Brain-Score's default)."""
+    return folder_name if folder_name is not None else (_text(WEIGHT_FOLDER_ENV) or "models")
+
+
+# -- model-tools ------------------------------------------------------------------------------------------------
+_MALLOC_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")
+
+
+def malloc_tuned_by_user() -> bool:
+    """Whether the user tuned glibc's malloc through the environment (``MALLOC_MMAP_THRESHOLD_``,
+    ``MALLOC_TRIM_THRESHOLD_``, ``MALLOC_TOP_PAD_`` set, or ``GLIBC_TUNABLES`` naming malloc)."""
+    return any(name in os.environ for name in _MALLOC_SETTINGS) or "malloc" in os.environ.get("GLIBC_TUNABLES", "")
+
+
+def reuse_memory_enabled() -> bool:
+    """``$MODEL_TOOLS_REUSE_MEMORY`` as a flag (default True): whether model-tools keeps freed memory for the next
+    batch."""
+    return env_flag("MODEL_TOOLS_REUSE_MEMORY", default=True)
+
+
+def torch_hub_dir() -> Path:
+    """torch hub's folder: ``$TORCH_HOME/hub``, else ``$XDG_CACHE_HOME/torch/hub``, else ``~/.cache/torch/hub``
+    (torch's own rule; read here so that torch need not be imported to find a weight file)."""
+    base = _text("TORCH_HOME") or str(Path(_text("XDG_CACHE_HOME") or "~/.cache") / "torch")
+    return Path(base).expanduser() / "hub"
 
 
 @contextlib.contextmanager

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from brainscore_core.config import INSTALL_DEPENDENCIES_ENV, install_advice_enabled, pip_constraint
 from brainscore_core.errors import DuplicateIdentifierError, PluginLoadError
 
 __all__ = ["BRAINSCORE_LAYOUT", "INSTALL_DEPENDENCIES_ENV", "FolderMatch", "PluginFolders", "extend_package_path",
@@ -46,7 +47,6 @@ BRAINSCORE_LAYOUT: Mapping[str, tuple[str, tuple[str, ...]]] = {
 }
 """Registry kind -> (folder of its plugins, registry names whose assignments register it): Brain-Score's layout."""
 
-INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
 # an assignment ``<name>_registry['<identifier>'] = ...`` on a line that is not a comment
 _ASSIGNMENT = re.compile(r"^[^#\n]*?\b(\w+_registry)\s*\[\s*(['\"])(.+?)\2\s*\]\s*=(?!=)", re.MULTILINE)
 
@@ -178,8 +178,7 @@ class PluginFolders:
     def import_folder(self, match: FolderMatch) -> None:
         """Import the folder (after saying how to install its requirements, when some are missing)."""
         command = requirements_command(match.path)
-        quiet = os.environ.get(INSTALL_DEPENDENCIES_ENV, "").strip().lower() == "no"
-        if command is not None and not quiet:
+        if command is not None and install_advice_enabled():
             print(f"brainscore: plugin folder {match.path} needs packages that are not installed "
                   f"({', '.join(command[1])}); nothing is installed automatically, install them with: {command[0]}",
                   file=sys.stderr)
@@ -235,9 +234,9 @@ def _unmet(requirement_line: str) -> str | None:
 def _constraints_file() -> Path | None:
     """The constraints to install with: ``$PIP_CONSTRAINT``, else the checkout's ``constraints.txt``, else one written
     under ``$BRAINSCORE_HOME`` that pins the installed torch, torchvision and numpy (None when none is installed)."""
-    configured = os.environ.get("PIP_CONSTRAINT", "").strip()
-    if configured:
-        return Path(configured.split()[0])
+    configured = pip_constraint()
+    if configured is not None:
+        return configured
     checkout = Path(__file__).resolve().parents[4]  # <checkout>/packages/brainscore-core/src/brainscore_core
     if (checkout / "packages" / "brainscore-core").is_dir() and (checkout / "constraints.txt").is_file():
         return checkout / "constraints.txt"

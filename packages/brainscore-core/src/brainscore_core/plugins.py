@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-import os
 import threading
 import warnings
 from collections.abc import Callable, Collection, Mapping
@@ -33,6 +32,7 @@ import pluggy
 
 from brainscore_core import hookspecs
 from brainscore_core._registry import KINDS, PluginInfo, Registry, normalize_kind
+from brainscore_core.config import AUTOLOAD_ENV, PLUGINS_ENV, plugin_autoload_disabled, requested_plugins
 from brainscore_core.errors import (
     DuplicateIdentifierError,
     InvalidPluginError,
@@ -43,13 +43,7 @@ from brainscore_core.hookspecs import HOOK_KINDS, PROJECT_NAME, hookimpl
 
 __all__ = ["AUTOLOAD_ENV", "PLUGINS_ENV", "Domain", "PluginInfo", "Registry", "hookimpl"]
 
-AUTOLOAD_ENV = "BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD"
-PLUGINS_ENV = "BRAINSCORE_PLUGINS"
 _UNLOADED, _LOADING, _LOADED = "unloaded", "loading", "loaded"
-
-
-def _autoload_disabled() -> bool:
-    return os.environ.get(AUTOLOAD_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
 class _Source:
@@ -270,7 +264,7 @@ model_registry : Registry
         PluginLoadError
             The folder fails to import (the message says how to install its requirements, if it lists any).
         """
-        if self.folders is None or self._state != _LOADED or _autoload_disabled():
+        if self.folders is None or self._state != _LOADED or plugin_autoload_disabled():
             return
         registry = self._registries[normalize_kind(kind)]
         existing = registry.registered_origin(identifier)
@@ -333,9 +327,9 @@ model_registry : Registry
         return sorted(points, key=lambda ep: ((ep.dist.name if ep.dist else "") or "", ep.name))
 
     def _discover(self) -> None:
-        requested = [name.strip() for name in os.environ.get(PLUGINS_ENV, "").split(",") if name.strip()]
-        points = self._entry_points() if (not _autoload_disabled() or requested) else []
-        if _autoload_disabled():
+        requested = requested_plugins()
+        points = self._entry_points() if (not plugin_autoload_disabled() or requested) else []
+        if plugin_autoload_disabled():
             points = [ep for ep in points if ep.name in requested or ep.value in requested]
         loaded_names = {ep.name for ep in points} | {ep.value for ep in points}
         for ep in points:

@@ -8,7 +8,6 @@ SQLite runs in WAL mode with a busy timeout, so several processes can write at o
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,12 +16,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from brainscore_core._files import brainscore_home
+from brainscore_core.config import RESULTS_URL_ENV, results_url
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
 
 __all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
            "scores_table"]
 
-RESULTS_URL_ENV = "BRAINSCORE_RESULTS_URL"
 SQLITE_BUSY_TIMEOUT_S = 60
 
 _metadata = sa.MetaData()
@@ -59,7 +58,7 @@ COLUMNS: tuple[str, ...] = tuple(column.name for column in scores_table.columns)
 
 def default_url() -> str:
     """``$BRAINSCORE_RESULTS_URL``, else ``sqlite:///$BRAINSCORE_HOME/results.sqlite``."""
-    url = os.environ.get(RESULTS_URL_ENV)
+    url = results_url()
     if url:
         return url
     return f"sqlite:///{brainscore_home() / 'results.sqlite'}"

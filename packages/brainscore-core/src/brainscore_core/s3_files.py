@@ -27,11 +27,10 @@ from pathlib import Path
 
 from brainio.cache import fetch_to
 from brainio.files import sha1_hash
+from brainscore_core.config import weight_folder
 
 __all__ = ["load_file", "load_file_from_s3", "load_folder_from_s3", "load_weight_file", "sha1_hash",
            "weight_folder"]
-
-WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
 
 
 def _store(bucket: str):
@@ -43,11 +42,6 @@ def _store(bucket: str):
 def _key(*parts: str) -> str:
     """Parts joined by single slashes (Brain-Score's ``folder_name`` often ends in ``/``)."""
     return "/".join(piece for part in parts for piece in str(part).split("/") if piece)
-
-
-def weight_folder(folder_name: str | None = None) -> str:
-    """``folder_name``, else ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else ``'models'`` (Brain-Score's default)."""
-    return folder_name if folder_name is not None else os.environ.get(WEIGHT_FOLDER_ENV, "models")
 
 
 def _local_path(folder: str, relative_path: str) -> Path:

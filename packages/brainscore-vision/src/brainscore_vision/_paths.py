@@ -27,7 +27,9 @@ def raw_data_dir() -> Path:
     working directory or one of its parents (a regular install used from inside a checkout), else
     ``./shared/data``.
     """
-    configured = os.environ.get("BRAINSCORE_RAW_DATA")
+    from brainscore_core.config import raw_data_setting
+
+    configured = raw_data_setting()
     if configured:
         return Path(os.path.abspath(Path(configured).expanduser()))
     here = Path(__file__).resolve()

@@ -36,6 +36,7 @@ from typing import Any
 from filelock import FileLock
 
 from brainio.files import sha1_hash
+from brainscore_core.config import DATA_BUCKET_ENV, DATA_SOURCE_ENV
 from brainscore_vision._paths import brainscore_home, raw_data_dir
 from brainscore_vision.errors import (
     DataIntegrityError,
@@ -48,8 +49,8 @@ __all__ = ["DataIntegrityError", "DataRepairWarning", "MissingRawDataError", "Pa
            "data_source", "store_directory"]
 
 MANIFEST = "manifest.json"
-SOURCE_ENV = "BRAINSCORE_VISION_DATA_SOURCE"
-BUCKET_ENV = "BRAINSCORE_VISION_S3_BUCKET"
+SOURCE_ENV = DATA_SOURCE_ENV
+BUCKET_ENV = DATA_BUCKET_ENV
 
 
 
@@ -62,13 +63,16 @@ BUCKET_ENV = "BRAINSCORE_VISION_S3_BUCKET"
 
 def store_directory() -> Path:
     """Root of the local store: ``$BRAINSCORE_DATA_STORE``, default ``$BRAINSCORE_HOME/data_store``."""
-    configured = os.environ.get("BRAINSCORE_DATA_STORE")
-    return Path(configured).expanduser() if configured else brainscore_home() / "data_store"
+    from brainscore_core.config import data_store_setting
+
+    return data_store_setting() or brainscore_home() / "data_store"
 
 
 def data_source() -> str:
     """``'local'`` (package from raw data, the default) or ``'s3'`` (from ``$BRAINSCORE_VISION_DATA_SOURCE``)."""
-    source = os.environ.get(SOURCE_ENV, "local").strip().lower() or "local"
+    from brainscore_core.config import data_source as configured
+
+    source = configured()
     if source not in ("local", "s3"):
         raise ValueError(f"{SOURCE_ENV} must be 'local' or 's3', got {source!r}")
     return source
@@ -185,7 +189,9 @@ class PackagedData:
         """The raw folder, after checking that it exists and that its files have the recorded sha1s."""
         raw = self.raw_directory
         if not raw.is_dir():
-            configured = os.environ.get("BRAINSCORE_RAW_DATA")
+            from brainscore_core.config import raw_data_setting
+
+            configured = raw_data_setting()
             relative = (f", a relative path: relative to the working directory {os.getcwd()}; set an absolute one"
                         if configured and not os.path.isabs(os.path.expanduser(configured)) else "")
             raise MissingRawDataError(
@@ -294,7 +300,9 @@ class PackagedData:
 
 
 def _bucket() -> str:
-    bucket = os.environ.get(BUCKET_ENV)
+    from brainscore_core.config import data_bucket
+
+    bucket = data_bucket()
     if not bucket:
         raise ValueError(f"{SOURCE_ENV}=s3 needs {BUCKET_ENV}=<bucket>[/<folder>]")
     return bucket

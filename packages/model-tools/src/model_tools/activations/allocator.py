@@ -11,15 +11,14 @@ On leaving, the thresholds are set to the largest values glibc's own dynamic adj
 blocks have been freed (mmap threshold 32 MiB, trim threshold 64 MiB) and ``malloc_trim(0)`` returns the free
 heap memory to the system, so what the process keeps afterwards is what it would have kept anyway. Nothing happens on other
 C libraries, when the user has tuned malloc through the environment (``GLIBC_TUNABLES`` naming malloc, or
-``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``), or when env ``MODEL_TOOLS_REUSE_MEMORY`` is
-``0``/``false``/``no``/``off``.
+``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``), or when env ``MODEL_TOOLS_REUSE_MEMORY`` is a false word
+(``0``/``false``/``no``/``off``); both are read by :mod:`brainscore_core.config`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import os
 import threading
 from collections.abc import Iterator
 
@@ -29,7 +28,6 @@ _HELD_THRESHOLD = 1 << 30  # blocks up to 1 GiB come from the heap while inside
 _FALLBACK_THRESHOLD = 32 << 20  # the largest mmap threshold older glibc versions accept
 _SETTLED_MMAP_THRESHOLD = 32 << 20  # where glibc's dynamic threshold ends after large blocks were freed
 _SETTLED_TRIM_THRESHOLD = 64 << 20
-_USER_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")
 
 _lock = threading.Lock()
 _depth = 0
@@ -52,11 +50,13 @@ def _glibc() -> ctypes.CDLL | None:
 def reuse_enabled(parameter: bool | None = None) -> bool:
     """Whether :func:`freed_memory_reused` may tune malloc: ``parameter`` if given, else env
     ``MODEL_TOOLS_REUSE_MEMORY`` (default on), and never when the user tuned malloc through the environment."""
-    if any(name in os.environ for name in _USER_SETTINGS) or "malloc" in os.environ.get("GLIBC_TUNABLES", ""):
+    from brainscore_core.config import malloc_tuned_by_user, reuse_memory_enabled
+
+    if malloc_tuned_by_user():
         return False
     if parameter is not None:
         return bool(parameter)
-    return os.environ.get("MODEL_TOOLS_REUSE_MEMORY", "1").strip().lower() not in {"0", "false", "no", "off"}
+    return reuse_memory_enabled()
 
 
 @contextlib.contextmanager

@@ -132,8 +132,6 @@ def availability(name: str, pretrained: bool = True) -> tuple[str, str]:
 
 
 def _torch_hub_dir() -> str:
-    import os
+    from brainscore_core.config import torch_hub_dir
 
-    configured = os.environ.get("TORCH_HOME")
-    base = configured or os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "torch")
-    return os.path.join(base, "hub")
+    return str(torch_hub_dir())
