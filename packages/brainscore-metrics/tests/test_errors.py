@@ -26,7 +26,7 @@ ERRORS = [cls for _, cls in inspect.getmembers(errors, inspect.isclass)
 def test_every_error_has_the_package_base_and_a_builtin(cls):
     assert issubclass(cls, errors.MetricError)
     if cls is not errors.MetricError:
-        assert issubclass(cls, (ValueError, KeyError, AssertionError))
+        assert issubclass(cls, (ValueError, KeyError, TypeError, AssertionError))
     assert cls.__name__ in errors.__all__
 
 
@@ -44,6 +44,7 @@ def test_dimension_error_is_brainios():
     ("brainscore_metrics._alignment_representational", "RDMFormatError"),
     ("brainscore_metrics._alignment_representational", "TooFewStimuliError"),
     ("brainscore_metrics.properties.ks_similarity", "PropertyInputError"),
+    ("brainscore_metrics.properties.ks_similarity", "UnknownPropertyError"),
     ("brainscore_metrics.behavior._common", "BehaviorInputError"),
 ])
 def test_old_import_paths_give_the_same_class(module, name):
@@ -55,3 +56,8 @@ def test_old_import_paths_give_the_same_class(module, name):
 def test_a_raised_error_is_caught_by_the_base_and_names_the_coordinate():
     with pytest.raises(errors.MetricError, match="'object_name'"):
         raise errors.MissingCoordinateError("object_name", "target")
+
+
+def test_property_input_error_is_the_one_unknown_property_class():
+    # issue 32: the old name stays, as an alias of the one class (vision's UnknownPropertyError is it too)
+    assert errors.PropertyInputError is errors.UnknownPropertyError

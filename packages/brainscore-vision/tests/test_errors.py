@@ -20,11 +20,20 @@ def test_the_errors_module_imports_only_core_errors_and_no_compute_library():
     tree = ast.parse(inspect.getsource(errors))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert imported == {"__future__", "brainscore_core.errors"}
+    assert imported == {"__future__", "brainscore_core.errors", "brainscore_metrics.errors"}
     code = ("import sys, brainscore_vision.errors; print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('scipy', 'sklearn', 'torch', 'PIL', 'brainscore_metrics')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert loaded == "[]"
+    assert loaded == "['brainscore_metrics', 'brainscore_metrics.errors']"  # the errors module, no metric
+
+
+def test_one_fault_one_class_unknown_property():
+    # issue 32: vision's UnknownPropertyError and metrics' PropertyInputError named one fault; now one class
+    from brainscore_metrics.errors import MetricError, PropertyInputError
+    from brainscore_vision.data.marques2020 import UnknownPropertyError as raised_by_marques
+
+    assert errors.UnknownPropertyError is PropertyInputError is raised_by_marques
+    assert all(issubclass(errors.UnknownPropertyError, base) for base in (MetricError, BrainScoreError, ValueError))
 
 
 ERRORS = [cls for _, cls in inspect.getmembers(errors, inspect.isclass)

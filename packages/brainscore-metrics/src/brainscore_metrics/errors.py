@@ -21,6 +21,8 @@ __all__ = [
     "DimensionError",
     "DuplicateStimulusError",
     "IllConditionedKernelError",
+    "InputTypeError",
+    "InvalidParameterError",
     "MetricCheckError",
     "MetricError",
     "MissingCoordinateError",
@@ -34,6 +36,7 @@ __all__ = [
     "TooFewFeaturesError",
     "TooFewStimuliError",
     "UnknownBackendError",
+    "UnknownPropertyError",
     "UnknownRegressionError",
 ]
 
@@ -102,8 +105,27 @@ class TooFewFeaturesError(MetricError, ValueError):
     """The source has fewer features than the regression needs (PLS components)."""
 
 
-class PropertyInputError(MetricError, ValueError):
-    """A property assembly lacks the property or its ``<property>_bins`` attribute."""
+class UnknownPropertyError(MetricError, ValueError):
+    """An assembly of neuronal properties does not hold the property asked for, or not its bin edges
+    (``attrs['<property>_bins']``); the message names the property and the ones the assembly holds.
+
+    One class for one fault: brainscore-vision's ``UnknownPropertyError`` (Marques 2020 data) is this class, and
+    ``PropertyInputError`` (this package's name before issue 32) is an alias of it.
+    """
+
+
+PropertyInputError = UnknownPropertyError
+"""The former name of :class:`UnknownPropertyError` (kept as an alias: ``except PropertyInputError`` still works)."""
+
+
+class InputTypeError(MetricError, TypeError):
+    """An input of a type the metric does not take; the message names the input, the types it takes and the type
+    given."""
+
+
+class InvalidParameterError(MetricError, ValueError):
+    """A metric or ceiling parameter holds a value the metric cannot use; the message names the metric, the
+    parameter, what it allows and what it got (as scikit-learn's ``InvalidParameterError``)."""
 
 
 # -- unknown names ----------------------------------------------------------------------------------------------

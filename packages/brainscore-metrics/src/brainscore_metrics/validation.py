@@ -27,14 +27,19 @@ from brainscore_metrics.errors import (
     BehaviorInputError,
     DimensionError,
     DuplicateStimulusError,
+    InputTypeError,
+    InvalidParameterError,
     MissingCoordinateError,
     NonFiniteValuesError,
     StimulusMismatchError,
+    UnknownPropertyError,
 )
 
 __all__ = [
     "AVERAGE_REPETITIONS_HINT",
+    "check_choice",
     "check_finite_rows",
+    "check_input_type",
     "check_numeric",
     "check_same_ids",
     "check_unique",
@@ -43,9 +48,13 @@ __all__ = [
     "ids_preview",
     "matrix_dims",
     "one_trial_dim",
+    "property_bins",
+    "property_column",
     "repetition_index",
     "require_coord",
     "require_dims",
+    "require_keys",
+    "single_number",
 ]
 
 #: what to do about duplicated stimulus ids
@@ -257,3 +266,101 @@ def repetition_index(assembly, repetition_coord: str = "repetition",
             f"{what}: {label[0]} {_plain(label[1])!r} occurs more than once with {repetition_coord}="
             f"{_plain(repetition_values[clash])!r}; each stimulus needs distinct repetition values")
     return stimulus, repetition, repetitions
+
+
+# -- parameters and input types ---------------------------------------------------------------------------------
+def check_choice(value, allowed: Sequence, parameter: str, what: str = "metric", *, hint: str = "") -> None:
+    """Raise :class:`InvalidParameterError` naming ``what``, ``parameter``, the ``allowed`` values and ``value``
+    unless ``value`` is one of them (compared with ``==``; ``None`` by identity)."""
+    if any(value is option if option is None else (value is not None and value == option) for option in allowed):
+        return
+    raise InvalidParameterError(f"{what}: parameter {parameter} must be one of {list(allowed)}, got {value!r}"
+                                + (f"; {hint}" if hint else ""))
+
+
+def check_input_type(value, types: type | tuple[type, ...], what: str, expected: str) -> None:
+    """Raise :class:`InputTypeError` naming the input ``what``, the ``expected`` kinds and the type given, unless
+    ``value`` is an instance of ``types``."""
+    if not isinstance(value, types):
+        raise InputTypeError(f"{what} must be {expected}, got {type(value).__name__}")
+
+
+def require_keys(mapping, keys: Sequence[str], what: str = "input", *,
+                 error: type[Exception] = BehaviorInputError) -> None:
+    """Raise ``error`` naming the first of ``keys`` that ``mapping`` lacks, and the keys it has."""
+    for key in keys:
+        if key not in mapping:
+            raise error(f"{what} has no entry {key!r} (it has {sorted(map(str, mapping))})")
+
+
+def single_number(value, what: str = "value") -> float:
+    """``value`` (a number, a 0-d or one-element array or assembly) as a float.
+
+    Raises
+    ------
+    DimensionError
+        ``value`` holds no number or more than one (names ``what`` and the shape), or is not numeric.
+    """
+    array = np.asarray(getattr(value, "values", value))
+    check_numeric(array, what)
+    if array.size != 1:
+        raise DimensionError(f"{what} must be a single number, got shape {array.shape}")
+    return float(array.reshape(-1)[0])
+
+
+# -- neuronal properties ----------------------------------------------------------------------------------------
+def property_column(assembly, property_name: str, what: str = "assembly") -> np.ndarray:
+    """Values of one neuronal property per neuroid, as float.
+
+    Parameters
+    ----------
+    assembly : DataArray
+        1-d (the property itself), or ``neuroid x neuronal_property`` (either order) where a coordinate of the
+        property dim holds ``property_name``.
+
+    Raises
+    ------
+    DimensionError
+        More than two dims.
+    UnknownPropertyError
+        No coordinate holds ``property_name`` (names the properties the assembly holds).
+    """
+    if assembly.ndim == 1:
+        return np.asarray(assembly.values, dtype=float)
+    if assembly.ndim != 2:
+        raise DimensionError(f"{what}: expected neuroid (x neuronal_property) dims, got {assembly.dims}")
+    held = []
+    for dim in assembly.dims:
+        names = [name for name, coord in assembly.coords.items() if tuple(coord.dims) == (dim,)]
+        for name in sorted(names, key=lambda name: name != dim):
+            labels = np.asarray(assembly[name].values)
+            if property_name in labels:
+                other = next(d for d in assembly.dims if d != dim)
+                column = int(np.flatnonzero(labels == property_name)[0])
+                return np.asarray(assembly.transpose(other, dim).values[:, column], dtype=float)
+            if name == dim or name == "neuronal_property":
+                held.extend(str(_plain(label)) for label in labels)
+    raise UnknownPropertyError(f"{what}: no coordinate holds property {property_name!r} (dims {assembly.dims}; "
+                               f"properties {sorted(set(held)) or 'none'})")
+
+
+def property_bins(assembly, property_name: str, what: str = "assembly") -> np.ndarray:
+    """Bin edges of ``property_name``: ``attrs['<property_name>_bins']`` as a float array of shape (n_bins + 1,).
+
+    Raises
+    ------
+    UnknownPropertyError
+        The attribute is missing (names it and the bins the assembly has).
+    DimensionError
+        Fewer than two edges, or edges that do not increase.
+    """
+    key = f"{property_name}_bins"
+    if key not in assembly.attrs:
+        present = sorted(str(name) for name in assembly.attrs if str(name).endswith("_bins"))
+        raise UnknownPropertyError(f"{what} has no attribute {key!r} (bin edges of the property); it has "
+                                   f"{present or 'no bins'}")
+    bins = np.asarray(assembly.attrs[key], dtype=float).reshape(-1)
+    if len(bins) < 2 or not np.all(np.diff(bins) > 0):
+        raise DimensionError(f"{what}: attrs[{key!r}] must hold at least two increasing bin edges, got "
+                             f"{bins.tolist()}")
+    return bins

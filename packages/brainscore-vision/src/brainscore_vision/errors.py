@@ -2,13 +2,15 @@
 
 All errors derive from :class:`VisionError` (itself a :class:`brainscore_core.errors.BrainScoreError`) and from the
 builtin they stand for, so ``except ValueError`` / ``except OSError`` keep working. Importing this module imports
-only :mod:`brainscore_core.errors`. The modules that raise them re-export the names, so older import paths keep
-working.
+only :mod:`brainscore_core.errors` and :mod:`brainscore_metrics.errors` (for the one fault both packages raise:
+:class:`UnknownPropertyError`, which is brainscore-metrics' class). The modules that raise them re-export the names,
+so older import paths keep working.
 """
 
 from __future__ import annotations
 
 from brainscore_core.errors import BrainScoreError
+from brainscore_metrics.errors import UnknownPropertyError
 
 __all__ = [
     "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "GratingLayoutError",
@@ -58,10 +60,6 @@ class LocalDataMissingError(VisionError, FileNotFoundError):
 
 class StimulusTableError(VisionError, ValueError):
     """A stimulus parameter table lacks a column or holds a value the generator cannot render."""
-
-
-class UnknownPropertyError(VisionError, ValueError):
-    """A property that the assembly does not hold; the message names it and the ones it holds."""
 
 
 # -- models -----------------------------------------------------------------------------------------------------

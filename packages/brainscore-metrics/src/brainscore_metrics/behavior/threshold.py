@@ -19,10 +19,18 @@ in turn (chosen by ``RandomState(i).choice``, as Brain-Score draws them) scored 
 from __future__ import annotations
 
 import numpy as np
+import xarray as xr
 from scipy.optimize import minimize
 from scipy.stats import norm
 
 from brainscore_core.metrics import Metric, Score
+from brainscore_metrics.validation import (
+    check_input_type,
+    check_numeric,
+    require_coord,
+    require_dims,
+    require_keys,
+)
 
 __all__ = ["Threshold", "ThresholdElevation", "fit_psychometric", "inverse_psychometric_cum_gauss",
            "psychometric_cum_gauss", "threshold_score"]
@@ -178,17 +186,17 @@ class Threshold(Metric):
     def __call__(self, source, target) -> Score:
         """``source``: model responses (``presentation x choice`` probabilities with ``image_label`` and the
         independent variable) or a threshold (float); ``target``: human thresholds (list or PropertyAssembly)."""
+        check_input_type(source, (float, np.floating, xr.DataArray), "threshold: source",
+                         "a BehavioralAssembly of responses or a float threshold")
         if isinstance(source, (float, np.floating)):
             model_threshold = float(source)
-        elif hasattr(source, "dims"):
+        else:
             model_threshold = self.compute_threshold(source)
             if model_threshold == FIT_FAIL:
                 score = Score(0.0)
                 score.attrs["error"] = 0.0
                 score.attrs["fit"] = FIT_FAIL
                 return score
-        else:
-            raise TypeError(f"source must be a BehavioralAssembly or a float threshold, got {type(source).__name__}")
         return threshold_score(model_threshold, _values(target))
 
     def ceiling(self, assembly) -> Score:
@@ -197,6 +205,8 @@ class Threshold(Metric):
 
     def correct(self, source) -> np.ndarray:
         """1 where the most probable choice equals the stimulus's ``image_label``, else 0."""
+        require_dims(source, ("presentation", "choice"), "responses")
+        require_coord(source, "image_label", "responses", dim="presentation")
         probabilities = source.transpose("presentation", "choice")
         chosen = np.asarray(probabilities["choice"].values)[np.argmax(probabilities.values, axis=1)]
         return (chosen == np.asarray(probabilities["image_label"].values)).astype(float)
@@ -209,8 +219,7 @@ class Threshold(Metric):
 
     def compute_threshold(self, source):
         """The model's threshold in units of the independent variable, or ``'fit_fail'``."""
-        if self.independent_variable not in source.coords:
-            raise KeyError(f"responses have no {self.independent_variable!r} coordinate (the independent variable)")
+        require_coord(source, self.independent_variable, "responses (the independent variable)", dim="presentation")
         correct = self.correct(source)
         if self.required_accuracy is not None and correct.mean() < self.required_accuracy:
             return FIT_FAIL
@@ -231,8 +240,12 @@ class Threshold(Metric):
         return threshold
 
 
-def _values(target) -> list:
-    return list(np.asarray(getattr(target, "values", target), dtype=float).ravel())
+def _values(target, what: str = "target") -> list:
+    """The human thresholds (or elevations) of ``target`` (a list or an assembly) as floats; raises DimensionError
+    when they are not numbers."""
+    values = np.asarray(getattr(target, "values", target))
+    check_numeric(values, f"{what} (human thresholds)")
+    return list(values.astype(float).ravel())
 
 
 class ThresholdElevation(Threshold):
@@ -253,9 +266,12 @@ class ThresholdElevation(Threshold):
         self.required_test_accuracy = required_test_accuracy
 
     def __call__(self, source, target) -> Score:
+        check_input_type(source, (float, np.floating, dict), "threshold_elevation: source",
+                         "a dict of responses per condition or a float elevation")
         if isinstance(source, (float, np.floating)):
             elevation = float(source)
-        elif isinstance(source, dict):
+        else:
+            require_keys(source, (self.baseline_condition, self.test_condition), "threshold_elevation: source")
             baseline = Threshold(self.independent_variable, threshold_accuracy=self.threshold_accuracy,
                                  required_accuracy=self.required_baseline_accuracy)
             baseline_threshold = baseline.compute_threshold(source[self.baseline_condition])
@@ -265,8 +281,6 @@ class ThresholdElevation(Threshold):
             if FIT_FAIL in (baseline_threshold, test_threshold):
                 return Score(0.0)
             elevation = test_threshold / baseline_threshold
-        else:
-            raise TypeError(f"source must be a dict of responses or a float elevation, got {type(source).__name__}")
         return threshold_score(elevation, self._elevations(target))
 
     def ceiling(self, assemblies) -> Score:
@@ -275,6 +289,7 @@ class ThresholdElevation(Threshold):
     @staticmethod
     def _elevations(target) -> list:
         if isinstance(target, dict):
-            return list(np.asarray(target["condition_assembly"].values, dtype=float) /
-                        np.asarray(target["baseline_assembly"].values, dtype=float))
+            require_keys(target, ("baseline_assembly", "condition_assembly"), "threshold_elevation: target")
+            return list(np.asarray(_values(target["condition_assembly"], "condition_assembly")) /
+                        np.asarray(_values(target["baseline_assembly"], "baseline_assembly")))
         return _values(target)

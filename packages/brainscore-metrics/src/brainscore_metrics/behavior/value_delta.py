@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_core.metrics import Metric, Score
+from brainscore_metrics.validation import check_choice, single_number
 
 __all__ = ["ValueDelta"]
 
@@ -18,13 +19,18 @@ class ValueDelta(Metric):
         Decay rate per unit of difference.
     bootstrap : None, default=None
         Accepted for a uniform metric signature; two scalars have no stimuli to resample, so any other
-        value raises ValueError.
+        value raises :class:`~brainscore_metrics.errors.InvalidParameterError` (a ValueError).
     random_state : int, default=0
         Unused (uniform signature).
 
     Returns (from ``__call__(source_value, target_value)``)
     -----------------------------------------------------
     Score (0-d) with ``attrs['error'] = 0.0`` and ``attrs['raw'] = [source_value, target_value]``.
+
+    Raises
+    ------
+    DimensionError
+        A value that is not one number (names it and its shape).
     """
 
     def __init__(self, scale: float = 1.0, *, bootstrap: None = None, random_state: int = 0):
@@ -33,15 +39,9 @@ class ValueDelta(Metric):
         self.random_state = random_state
 
     def __call__(self, source_value, target_value) -> Score:
-        if self.bootstrap is not None:
-            raise ValueError(f"value_delta compares two scalars and cannot bootstrap over stimuli "
-                             f"(bootstrap={self.bootstrap!r}); pass bootstrap=None")
-        values = []
-        for value, what in ((source_value, "source_value"), (target_value, "target_value")):
-            array = np.asarray(value, dtype=float)
-            if array.size != 1:
-                raise ValueError(f"{what} must be a single number, got shape {array.shape}")
-            values.append(float(array.ravel()[0]))
+        check_choice(self.bootstrap, (None,), "bootstrap", "value_delta",
+                     hint="it compares two scalars: there are no stimuli to resample")
+        values = [single_number(source_value, "source_value"), single_number(target_value, "target_value")]
         score = Score(float(np.exp(-self.scale * abs(values[0] - values[1]))))
         score.attrs["error"] = 0.0
         score.attrs["raw"] = values

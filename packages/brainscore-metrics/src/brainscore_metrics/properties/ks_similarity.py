@@ -24,32 +24,16 @@ import numpy as np
 
 from brainscore_core.metrics import Ceiling, Metric, Score
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
-from brainscore_metrics.errors import PropertyInputError
+from brainscore_metrics.errors import PropertyInputError, UnknownPropertyError
+from brainscore_metrics.validation import property_bins, property_column
 
-__all__ = ["KSSimilarity", "PropertyCeiling", "ks_similarity", "property_values"]
-
-
+__all__ = ["KSSimilarity", "PropertyCeiling", "PropertyInputError", "UnknownPropertyError", "ks_similarity",
+           "property_values"]
 
 
 def property_values(assembly, property_name: str, what: str = "assembly") -> np.ndarray:
-    """Values of one property per neuroid, as float.
-
-    Accepts a 1-d assembly (the property itself) or a ``neuroid x neuronal_property`` assembly whose
-    property dim has a coordinate holding ``property_name`` (e.g. ``neuronal_property``).
-    """
-    if assembly.ndim == 1:
-        return np.asarray(assembly.values, dtype=float)
-    if assembly.ndim != 2:
-        raise PropertyInputError(f"{what}: expected neuroid (x neuronal_property) dims, got {assembly.dims}")
-    for dim in assembly.dims:
-        names = [name for name, coord in assembly.coords.items() if tuple(coord.dims) == (dim,)]
-        for name in sorted(names, key=lambda name: name != dim):
-            labels = np.asarray(assembly[name].values)
-            if property_name in labels:
-                other = next(d for d in assembly.dims if d != dim)
-                column = int(np.flatnonzero(labels == property_name)[0])
-                return np.asarray(assembly.transpose(other, dim).values[:, column], dtype=float)
-    raise PropertyInputError(f"{what}: no coordinate holds property {property_name!r} (dims {assembly.dims})")
+    """Values of one property per neuroid, as float (:func:`brainscore_metrics.validation.property_column`)."""
+    return property_column(assembly, property_name, what)
 
 
 def _histograms(samples: np.ndarray, bins: np.ndarray) -> np.ndarray:
@@ -113,10 +97,7 @@ class KSSimilarity(Metric):
         self.bootstrap = bootstrap
 
     def __call__(self, model_property, data_property) -> Score:
-        key = f"{self.property_name}_bins"
-        if key not in data_property.attrs:
-            raise PropertyInputError(f"data_property has no attribute {key!r} (bin edges of the property)")
-        bins = np.asarray(data_property.attrs[key], dtype=float)
+        bins = property_bins(data_property, self.property_name, "data_property")
         data = np.clip(property_values(data_property, self.property_name, "data_property"), bins[0], bins[-1])
         model = np.clip(property_values(model_property, self.property_name, "model_property"), bins[0], bins[-1])
         rng = np.random.default_rng(self.random_state)
