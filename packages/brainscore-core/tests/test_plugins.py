@@ -344,9 +344,9 @@ def test_errors_survive_pickling():
     assert str(restored) == str(duplicate) and restored.first == first
 
 
-def test_registry_and_domain_use_only_each_others_public_interface():
-    # _registry.Registry and plugins.Domain talk through public methods (registered_origins, store,
-    # ensure_loaded, register_factory, ...): a private member is read only on self/cls, never on the other object
+def test_plugin_layers_use_only_each_others_public_interface():
+    # plugins.Domain, _registry.Registry and _catalog.PluginCatalog talk through public methods (factory, contains,
+    # registered_origins, store, register_factory, ...): a private member is read only on self/cls
     import ast
     from pathlib import Path
 
@@ -354,7 +354,7 @@ def test_registry_and_domain_use_only_each_others_public_interface():
 
     allowed = {("sys", "_getframe")}
     crossings = []
-    for name in ("_registry.py", "plugins.py"):
+    for name in ("_catalog.py", "_registry.py", "plugins.py"):
         tree = ast.parse((Path(brainscore_core.__file__).parent / name).read_text())
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
@@ -363,3 +363,62 @@ def test_registry_and_domain_use_only_each_others_public_interface():
             if owner not in ("self", "cls") and (owner, node.attr) not in allowed:
                 crossings.append(f"{name}:{node.lineno} {ast.unparse(node)}")
     assert crossings == []
+
+
+def _imports(path):
+    """Every brainscore_core module a file imports, at module level or inside functions (TYPE_CHECKING too)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("brainscore_core"):
+            found |= {f"{node.module}.{alias.name}" if node.module == "brainscore_core" else node.module
+                      for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("brainscore_core")}
+    return found
+
+
+def test_the_plugin_layers_point_down_and_the_domain_does_not_score():
+    # issue 32: the registry finds and loads, one scoring module scores; Domain -> Registry -> PluginCatalog, and
+    # neither of the lower two imports (or calls by name) one above it
+    from pathlib import Path
+
+    import brainscore_core
+    from brainscore_core.plugins import Domain
+
+    folder = Path(brainscore_core.__file__).parent
+    above = {"_catalog.py": {"brainscore_core._registry", "brainscore_core.plugins", "brainscore_core.scoring",
+                             "brainscore_core.grid"},
+             "_registry.py": {"brainscore_core.plugins", "brainscore_core.scoring", "brainscore_core.grid"}}
+    for name, forbidden in above.items():
+        assert _imports(folder / name) & forbidden == set(), name
+    assert "brainscore_core.plugins" not in _imports(folder / "scoring.py") | _imports(folder / "grid.py")  # no tie
+    assert not hasattr(Domain, "score") and not hasattr(Domain, "score_many")
+
+
+def test_exports_bind_the_scoring_functions_to_the_domain(world, monkeypatch):
+    import brainscore_core.grid as grid
+    import brainscore_core.scoring as scoring
+
+    calls = []
+    monkeypatch.setattr(scoring, "score", lambda *args, **kwargs: calls.append(("score", args, kwargs)))
+    monkeypatch.setattr(grid, "score_many", lambda *args, **kwargs: calls.append(("score_many", args, kwargs)))
+    exported = world.domain.exports()
+    exported["score"]("m", "b", store=False)
+    exported["score_many"](["m"], ["b"], rescore=True)
+    assert calls == [("score", (world.domain, "m", "b", False), {"store": False}),
+                     ("score_many", (["m"], ["b"], None), {"domain": world.domain, "rescore": True})]
+
+
+def test_a_domain_travels_by_its_group(world):
+    # what a Dask task does with the domain it carries: the worker finds its own domain of that group
+    import pickle
+
+    from brainscore_core.errors import UnknownDomainError
+    from brainscore_core.plugins import find_domain
+
+    assert pickle.loads(pickle.dumps(world.domain)) is world.domain
+    assert find_domain(world.group) is world.domain
+    with pytest.raises(UnknownDomainError, match="no_such_domain_group_bs32"):
+        find_domain("no_such_domain_group_bs32")

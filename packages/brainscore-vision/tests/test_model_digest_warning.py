@@ -66,13 +66,9 @@ def test_the_command_line_says_it_in_one_line(tmp_path, monkeypatch, capsys, kri
     digests = iter(["e" * 40, "f" * 40])
     monkeypatch.setattr(type(model), "content_digest", lambda self: next(digests), raising=False)
     brainscore_vision.score("pixels", BENCHMARK, store=url)
-    import brainscore_core.grid as grid
-
-    grid._LOADED.clear()  # the command loads the model anew, as a new process would
     assert main(["score", "--model", "pixels", "--benchmark", BENCHMARK, "--results-url", url]) == 0
     lines = [line for line in capsys.readouterr().err.splitlines() if "ModelDigestChangedWarning" in line]
     assert lines == ["brainscore score: ModelDigestChangedWarning: model 'pixels' has other weights than at its "
                      "previous load in this process (content digest eeeeeeeeeeee -> ffffffffffff): its scores are not "
                      "comparable and stored pairs are scored again; seed an unseeded network (torch.manual_seed) "
                      "before building it, or ignore this if you changed the weights on purpose"]
-    grid._LOADED.clear()

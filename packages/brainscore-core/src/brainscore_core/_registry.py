@@ -1,84 +1,19 @@
-"""Dict-like registries of plugin factories and where each entry came from."""
+"""Dict-like registries of plugin factories: the Brain-Score face of a :class:`~brainscore_core._catalog.PluginCatalog`.
+
+A :class:`Registry` holds nothing itself; it reads and writes one kind of its catalog. It calls only the catalog
+(below it), never the :class:`~brainscore_core.plugins.Domain` that creates it.
+"""
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Callable, Iterator, MutableMapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from brainscore_core.errors import UnknownIdentifierError, UnknownKindError
-from brainscore_core.hookspecs import HOOK_KINDS
-
-if TYPE_CHECKING:
-    from brainscore_core.plugins import Domain
+from brainscore_core._catalog import KINDS, PluginCatalog, PluginInfo, normalize_kind
+from brainscore_core.errors import UnknownIdentifierError
 
 __all__ = ["KINDS", "PluginInfo", "Registry", "normalize_kind"]
-
-KINDS: tuple[str, ...] = tuple(HOOK_KINDS)
-_KIND_ALIASES = {
-    **{kind: kind for kind in KINDS},
-    **{f"{kind}s": kind for kind in KINDS},
-    **{f"{kind}_registry": kind for kind in KINDS},
-    "dataset": "data",
-    "datasets": "data",
-    "assembly": "data",
-    "assemblies": "data",
-    "stimulus_sets": "stimulus_set",
-    "stimuli": "stimulus_set",
-}
-
-
-def normalize_kind(kind: str) -> str:
-    """Map ``kind`` (``'benchmark'``, ``'benchmarks'``, ``'dataset'``, ...) to a registry kind.
-
-    Raises
-    ------
-    UnknownKindError
-        If ``kind`` names no registry; the message lists the valid kinds.
-    """
-    normalized = _KIND_ALIASES.get(str(kind).strip().lower().replace("-", "_").replace(" ", "_"))
-    if normalized is None:
-        raise UnknownKindError(f"unknown plugin kind {kind!r}; valid kinds are {', '.join(KINDS)}")
-    return normalized
-
-
-@dataclass(frozen=True)
-class PluginInfo:
-    """One registry entry: what is registered and which distribution provides it.
-
-    Attributes
-    ----------
-    kind : str
-        Registry kind (one of ``KINDS``).
-    identifier : str
-        Identifier under which the factory is registered.
-    distribution : str or None
-        Name of the installed distribution whose entry point registered it; None when it was registered
-        explicitly (not through an entry point).
-    version : str or None
-        Version of that distribution.
-    module : str or None
-        Module that registered the factory.
-    """
-
-    kind: str
-    identifier: str
-    distribution: str | None
-    version: str | None
-    module: str | None
-
-    def describe(self) -> str:
-        """Human-readable origin, used in error messages."""
-        if self.distribution:
-            origin = f"distribution {self.distribution!r} {self.version or ''}".rstrip()
-        else:
-            origin = "an explicit registration (no distribution)"
-        return f"{origin} (module {self.module!r})"
-
-    def same_origin(self, other: PluginInfo) -> bool:
-        return self.module == other.module and self.distribution == other.distribution
 
 
 class Registry(MutableMapping[str, Callable[..., Any]]):
@@ -86,94 +21,75 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
 
     Reading (``registry[id]``, ``id in registry``, iteration, ``len``) first runs the domain's plugin
     discovery (once per process); ``registry[id]`` and ``id in registry`` also import the domain's plugin folder
-    registering ``id`` when no plugin holds it yet. Assigning (``registry[id] = factory``) registers a factory, attributed
-    to the distribution whose entry point is being imported at that moment (or to the module that
+    registering ``id`` when no plugin holds it yet. Assigning (``registry[id] = factory``) registers a factory,
+    attributed to the distribution whose entry point is being imported at that moment (or to the module that
     assigns); an identifier claimed from two origins raises ``DuplicateIdentifierError``.
+
+    Parameters
+    ----------
+    catalog : PluginCatalog
+        Where the factories and their origins are kept.
+    kind : str
+        One of :data:`KINDS`.
     """
 
-    def __init__(self, domain: Domain, kind: str):
-        self._domain = domain
+    def __init__(self, catalog: PluginCatalog, kind: str):
+        self._catalog = catalog
         self.kind = kind
-        self._factories: dict[str, Callable[..., Any]] = {}
-        self._sources: dict[str, PluginInfo] = {}
 
     # reading triggers discovery
     def __getitem__(self, identifier: str) -> Callable[..., Any]:
-        self._domain.ensure_loaded()
-        self._domain.consult_folders(self.kind, identifier)
-        try:
-            return self._factories[identifier]
-        except KeyError:
-            raise self.unknown(identifier) from None
+        return self._catalog.factory(self.kind, identifier)
 
     def __contains__(self, identifier: object) -> bool:
-        self._domain.ensure_loaded()
-        if isinstance(identifier, str):
-            self._domain.consult_folders(self.kind, identifier)
-        return identifier in self._factories
+        if not isinstance(identifier, str):
+            self._catalog.ensure_loaded()
+            return False
+        return self._catalog.contains(self.kind, identifier)
 
     def __iter__(self) -> Iterator[str]:
-        self._domain.ensure_loaded()
-        return iter(list(self._factories))
+        return iter(self._catalog.identifiers(self.kind))
 
     def __len__(self) -> int:
-        self._domain.ensure_loaded()
-        return len(self._factories)
+        return len(self._catalog.identifiers(self.kind))
 
     # writing registers, without discovery (plugin modules assign while discovery imports them)
     def __setitem__(self, identifier: str, factory: Callable[..., Any]) -> None:
         caller = sys._getframe(1).f_globals.get("__name__")
-        self._domain.register_factory(self.kind, identifier, factory, module=caller)
+        self._catalog.register_factory(self.kind, identifier, factory, module=caller)
 
     def __delitem__(self, identifier: str) -> None:
-        if identifier not in self._factories:
-            raise self.unknown(identifier)
-        del self._factories[identifier]
-        del self._sources[identifier]
+        self._catalog.remove(self.kind, identifier)
 
     def source(self, identifier: str) -> PluginInfo:
         """Where the factory registered as ``identifier`` came from."""
-        self._domain.ensure_loaded()
-        try:
-            return self._sources[identifier]
-        except KeyError:
-            raise self.unknown(identifier) from None
+        return self._catalog.origin(self.kind, identifier)
 
     def unknown(self, identifier: str) -> UnknownIdentifierError:
         """The error for a missing ``identifier``, listing close matches."""
-        matches = difflib.get_close_matches(str(identifier), list(self._factories), n=5, cutoff=0.6)
-        other_kinds = [kind for kind, registry in self._domain.registries().items()
-                       if registry is not self and registry.is_registered(identifier)]
-        return UnknownIdentifierError(self.kind, identifier, matches, group=self._domain.entry_point_group,
-                                      n_registered=len(self._factories), other_kinds=other_kinds)
+        return self._catalog.unknown(self.kind, identifier)
 
-    # the domain's view: read and write without running discovery (the domain runs it)
+    # what is registered so far, without running discovery
     def registered_origin(self, identifier: str) -> PluginInfo | None:
         """Where ``identifier`` was registered from, or None; does not run discovery."""
-        return self._sources.get(identifier)
+        return self._catalog.registered_origin(self.kind, identifier)
 
     def registered_origins(self) -> list[PluginInfo]:
         """Origins of every factory registered so far, in registration order; does not run discovery."""
-        return list(self._sources.values())
+        return self._catalog.registered_origins(self.kind)
 
     def is_registered(self, identifier: str) -> bool:
         """Whether ``identifier`` is registered so far; does not run discovery."""
-        return identifier in self._factories
+        return self._catalog.is_registered(self.kind, identifier)
 
     def store(self, info: PluginInfo, factory: Callable[..., Any] | None = None) -> None:
-        """Record ``factory`` under ``info.identifier`` with its origin ``info``, replacing any entry; with
-        ``factory=None`` only the origin of an existing entry is updated. The domain checks duplicates first."""
-        if factory is not None:
-            self._factories[info.identifier] = factory
-        elif info.identifier not in self._factories:
-            raise self.unknown(info.identifier)
-        self._sources[info.identifier] = info
+        """Record ``factory`` under ``info.identifier`` (see :meth:`PluginCatalog.store`)."""
+        self._catalog.store(info, factory)
 
     def clear(self) -> None:
         """Forget every factory of this kind (without running discovery)."""
-        self._factories.clear()
-        self._sources.clear()
+        self._catalog.clear(self.kind)
 
     def __repr__(self) -> str:
-        return (f"<{self.kind} registry of {self._domain.entry_point_group!r}: "
-                f"{len(self._factories)} registered>")
+        return (f"<{self.kind} registry of {self._catalog.entry_point_group!r}: "
+                f"{len(self._catalog.registered_origins(self.kind))} registered>")

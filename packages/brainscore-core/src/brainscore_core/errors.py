@@ -23,6 +23,7 @@ __all__ = [
     "PostgresUnavailableError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
+    "UnknownDomainError",
     "UnknownIdentifierError",
     "UnknownKindError",
 ]
@@ -99,6 +100,11 @@ class InvalidPluginError(BrainScoreError, ValueError):
 
 class PluginLoadError(BrainScoreError, ImportError):
     """Importing a plugin module named by an entry point failed; the message names the distribution."""
+
+
+class UnknownDomainError(BrainScoreError, LookupError):
+    """No domain package creates a :class:`~brainscore_core.plugins.Domain` for an entry-point group (a worker
+    asked for a domain by its group: :func:`brainscore_core.plugins.find_domain`)."""
 
 
 class PluginOverrideNotice(UserWarning):

@@ -1,11 +1,23 @@
 """Many models x many benchmarks: in this process, or on a Dask cluster (local processes, a scheduler, Slurm).
 
 :func:`score_many` runs every (model, benchmark) pair as one task of :func:`score_task`, which loads both
-through the domain package (e.g. ``brainscore_vision``), skips a pair already stored for the same model
-content (``model.content_digest()``), benchmark identifier and version (unless ``rescore``), scores it, and
+through the domain it carries (a :class:`~brainscore_core.plugins.Domain`), skips a pair already stored for the same
+model content (``model.content_digest()``), benchmark identifier and version (unless ``rescore``), scores it, and
 writes its row (scores and failures alike) to the results store itself. So an interrupted grid continues
 where it stopped, a failing pair is recorded and the grid goes on, and a task that Dask retries after a
 worker died finds its row if it had been written.
+
+What a task holds, it releases: the benchmark when the pair ends, the model too unless the task is told that the
+next pair of the plan scores the same model (``keep_model``); then the model waits in a one-model slot of the thread
+that ran it, taken by that thread's next task of the same model, replaced by any other, and emptied when the grid
+ends. Nothing is kept for the life of the process.
+
+A task carries its domain. In this process that is the domain object itself; to a Dask worker the domain travels by
+its entry-point group (``Domain.__reduce__``) and the worker takes its own domain of that group
+(:func:`brainscore_core.plugins.find_domain`; a worker that has not met it yet imports the module named like the
+group, e.g. ``brainscore_vision``: a domain package names its group after itself). This is the one lookup by name
+left: registries, models and data cannot travel, and the plugins that fill a domain register into the domain
+package's own instance.
 
 Activations are shared through model-tools' content-addressed disk cache (safe for concurrent processes),
 so a model's activations for a stimulus set are computed once, whichever worker needs them next.
@@ -13,7 +25,8 @@ so a model's activations for a stimulus set are computed once, whichever worker 
 
 from __future__ import annotations
 
-import importlib
+import contextlib
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -22,7 +35,16 @@ from typing import Any
 
 from brainscore_core.errors import ModelDigestChangedWarning
 from brainscore_core.grid_events import new_topic, report_stage, worker_reporting
-from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
+from brainscore_core.memory_plan import (
+    MemoryBudgetError,
+    benchmark_shape,
+    estimate_from_shapes,
+    estimate_pair,
+    format_bytes,
+    memory_budget,
+    model_shape,
+    resident_bytes,
+)
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
 from brainscore_core.scoring import (
@@ -34,21 +56,48 @@ from brainscore_core.scoring import (
     write_side_file,
 )
 
-__all__ = ["COLUMNS", "plan_pairs", "score_many", "score_task"]
+__all__ = ["COLUMNS", "plan_pairs", "release_models", "score_many", "score_task", "shape_task"]
 
 #: columns of the DataFrame :func:`score_many` returns, one row per pair
 COLUMNS = ("model", "benchmark", "status", "score", "raw", "ceiling", "error", "elapsed_s", "error_type",
            "error_message", "side_file")
 
-_LOADED: dict[tuple[str, str, str], Any] = {}  # per process: models and benchmarks reused across tasks
+_held_lock = threading.Lock()
+_held: dict[int, tuple[tuple[str, str], Any]] = {}  # thread -> ((group, model identifier), model): one per thread
 
 
-def _load(domain: str, kind: str, identifier: str) -> Any:
-    key = (domain, kind, identifier)
-    if key not in _LOADED:
-        module = importlib.import_module(domain)
-        _LOADED[key] = getattr(module, f"load_{kind}")(identifier)
-    return _LOADED[key]
+def _domain_of(domain: Any) -> Any:
+    """A Domain from a Domain or an entry-point group."""
+    if isinstance(domain, str):
+        from brainscore_core._domains import find_domain
+
+        return find_domain(domain)
+    return domain
+
+
+def _take_model(domain: Any, identifier: str) -> Any:
+    """The model this thread kept for ``identifier`` after its previous pair, else a freshly loaded one."""
+    key = (domain.entry_point_group, identifier)
+    with _held_lock:
+        held = _held.pop(threading.get_ident(), None)
+    if held is not None and held[0] == key:
+        return held[1]
+    del held  # another model: released before the next is built
+    return domain.load_model(identifier)
+
+
+def _hold_model(domain: Any, identifier: str, model: Any) -> None:
+    with _held_lock:
+        _held[threading.get_ident()] = ((domain.entry_point_group, identifier), model)
+
+
+def release_models() -> int:
+    """Drop every model kept for a next pair in this process (the grid calls it when it ends, on every worker);
+    returns how many were dropped."""
+    with _held_lock:
+        count = len(_held)
+        _held.clear()
+    return count
 
 
 def _result(model: str, benchmark: str, status: str, row: dict | None = None, elapsed: float | None = None,
@@ -61,10 +110,15 @@ def _result(model: str, benchmark: str, status: str, row: dict | None = None, el
             "row": row}
 
 
-def score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
+def score_task(domain: Any, model_identifier: str, benchmark_identifier: str, store_url: str | None,
                rescore: bool = False, budget_bytes: int | None = None,
-               rescored_since: str | None = None, events: str | None = None) -> dict[str, Any]:
+               rescored_since: str | None = None, events: str | None = None, keep_model: bool = False
+               ) -> dict[str, Any]:
     """One pair, start to end, in whatever process runs it; returns a plain dict (see :data:`COLUMNS`).
+
+    ``domain``: the :class:`~brainscore_core.plugins.Domain` that loads the pair (or its entry-point group).
+    ``keep_model``: the next pair of the plan scores the same model: keep it in this thread's slot for it (else it is
+    released with the benchmark when the pair ends).
 
     Status ``'ok'`` (scored and stored), ``'failed'`` (the benchmark or a load raised, or the pair's memory
     estimate exceeds the budget: the failure is stored), ``'skipped'`` (already stored), ``'unstored'``
@@ -76,19 +130,27 @@ def score_task(domain: str, model_identifier: str, benchmark_identifier: str, st
     (:mod:`brainscore_core.grid_events`).
     """
     with worker_reporting(events, model_identifier, benchmark_identifier):
-        return _score_task(domain, model_identifier, benchmark_identifier, store_url, rescore, budget_bytes,
-                           rescored_since)
+        domain = _domain_of(domain)
+        loaded: dict[str, Any] = {}
+        try:
+            return _score_task(domain, model_identifier, benchmark_identifier, store_url, rescore, budget_bytes,
+                               rescored_since, loaded)
+        finally:
+            if keep_model and "model" in loaded:
+                _hold_model(domain, model_identifier, loaded["model"])
+            loaded.clear()  # the benchmark (and the model, unless kept) go with this task
 
 
-def _score_task(domain: str, model_identifier: str, benchmark_identifier: str, store_url: str | None,
-                rescore: bool, budget_bytes: int | None, rescored_since: str | None) -> dict[str, Any]:
+def _score_task(domain: Any, model_identifier: str, benchmark_identifier: str, store_url: str | None,
+                rescore: bool, budget_bytes: int | None, rescored_since: str | None,
+                loaded: dict[str, Any]) -> dict[str, Any]:
     start = time.perf_counter()
     store = ResultStore(store_url) if store_url is not None else None
     try:
         report_stage("loading the benchmark")
-        benchmark = _load(domain, "benchmark", benchmark_identifier)
+        benchmark = loaded["benchmark"] = domain.load_benchmark(benchmark_identifier)
         report_stage("loading the model")
-        model = _load(domain, "model", model_identifier)
+        model = loaded["model"] = _take_model(domain, model_identifier)
         digest = model_digest(model)
         changed = digest_change(model_identifier, digest, store)
     except Exception as error:
@@ -148,13 +210,45 @@ def _workers_declare_memory(client: Any) -> bool:
     return bool(workers) and all("MEMORY" in (worker.get("resources") or {}) for worker in workers)
 
 
-def _memory_resource(domain: str, model: str, benchmark: str) -> dict[str, float] | None:
-    """The pair's estimated peak as a Dask resource annotation (loads the pair here, once per identifier)."""
+def shape_task(domain: Any, kind: str, identifier: str, regions: Sequence[str] = ()) -> dict[str, Any]:
+    """In a worker: load one benchmark (``kind='benchmark'``) or model, read what a memory estimate needs
+    (:func:`~brainscore_core.memory_plan.benchmark_shape` / :func:`~brainscore_core.memory_plan.model_shape` for
+    ``regions``) and the resident memory before and after loading, then release it. A failure gives ``{}``: the pair's
+    own task records why loading fails."""
+    domain, before = _domain_of(domain), resident_bytes()
     try:
-        estimate = estimate_pair(_load(domain, "model", model), _load(domain, "benchmark", benchmark))
-    except Exception:  # the task itself will record why loading fails
-        return None
-    return {"MEMORY": float(estimate.peak_bytes)} if estimate is not None else None
+        if kind == "benchmark":
+            shape = benchmark_shape(domain.load_benchmark(identifier))
+        else:
+            shape = model_shape(domain.load_model(identifier), list(regions))
+    except Exception:
+        return {}
+    return {**shape, "before_bytes": before, "loaded_bytes": max(0, resident_bytes() - before)}
+
+
+def _memory_resources(client: Any, domain: Any, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], dict]:
+    """Each pair's estimated peak as a Dask resource annotation, from shapes the workers report (one task per
+    benchmark, then one per model for the benchmarks' regions); this process loads nothing. A pair without an
+    estimate gets no annotation (its task still checks its estimate against its worker's budget)."""
+    benchmarks = list(dict.fromkeys(benchmark for _, benchmark in pairs))
+    models = list(dict.fromkeys(model for model, _ in pairs))
+    benchmark_shapes = dict(zip(benchmarks, client.gather(
+        [client.submit(shape_task, domain, "benchmark", b, pure=False) for b in benchmarks]), strict=True))
+    regions = sorted({shape["region"] for shape in benchmark_shapes.values() if shape})
+    model_shapes = dict(zip(models, client.gather(
+        [client.submit(shape_task, domain, "model", m, regions, pure=False) for m in models]), strict=True))
+    resources = {}
+    for model, benchmark in pairs:
+        model_info, benchmark_info = model_shapes[model], benchmark_shapes[benchmark]
+        if not model_info or not benchmark_info:
+            continue
+        baseline = (max(model_info["before_bytes"], benchmark_info["before_bytes"]) + model_info["loaded_bytes"]
+                    + benchmark_info["loaded_bytes"])
+        estimate = estimate_from_shapes(benchmark_info["stimulus_count"],
+                                        model_info["feature_counts"].get(benchmark_info["region"]), baseline)
+        if estimate is not None:
+            resources[(model, benchmark)] = {"MEMORY": float(estimate.peak_bytes)}
+    return resources
 
 
 def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[str, str]]:
@@ -164,7 +258,7 @@ def plan_pairs(models: Sequence[str], benchmarks: Sequence[str]) -> list[tuple[s
     return [(model, benchmark) for model in dict.fromkeys(models) for benchmark in dict.fromkeys(benchmarks)]
 
 
-def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = None, *, domain: str,
+def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = None, *, domain: Any,
                store: Any = True, rescore: bool = False, retries: int = 2,
                on_result: Callable[[dict[str, Any]], None] | None = None, progress: bool | None = None,
                on_event: Callable[[dict[str, Any]], None] | None = None):
@@ -177,9 +271,10 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
     client : dask.distributed.Client, optional
         Run each pair as a Dask task on this client's cluster (``LocalCluster``, a remote scheduler,
         dask-jobqueue's ``SLURMCluster``); default None runs the pairs one after another in this process.
-    domain : str
-        The domain package whose ``load_model`` / ``load_benchmark`` resolve identifiers, e.g.
-        ``'brainscore_vision'`` (importable on every worker).
+    domain : Domain or str
+        The :class:`~brainscore_core.plugins.Domain` whose ``load_model`` / ``load_benchmark`` resolve identifiers
+        (e.g. ``brainscore_vision.domain``), or its entry-point group (``'brainscore_vision'``). Tasks carry it; on a
+        Dask worker it is that worker's domain of the same group (importable there).
     store : bool, str or ResultStore, default=True
         Where rows go (:func:`~brainscore_core.scoring.open_store`; checked before anything runs); False: none
         (and no resuming).
@@ -211,7 +306,9 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
 
     from brainscore_core.progress import progress as progress_bar
 
+    domain = _domain_of(domain)
     pairs = plan_pairs(list(models), list(benchmarks))
+    keep = [index + 1 < len(pairs) and pairs[index + 1][0] == model for index, (model, _) in enumerate(pairs)]
     opened = open_store(store)
     url = opened.url if opened is not None else None
     started = datetime.now(UTC).isoformat() if rescore else None  # rows stored since: this grid's own
@@ -234,8 +331,11 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
                 on_result(result)
 
         if client is None:
-            for model, benchmark in pairs:
-                record(score_task(domain, model, benchmark, url, rescore))
+            try:
+                for (model, benchmark), keep_model in zip(pairs, keep, strict=True):
+                    record(score_task(domain, model, benchmark, url, rescore, keep_model=keep_model))
+            finally:
+                release_models()
         else:
             from distributed import as_completed
 
@@ -243,17 +343,19 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
             if topic is not None:
                 client.subscribe_topic(topic, lambda event: on_event(event[1]))
             try:
-                annotate = _workers_declare_memory(client)
+                resources = _memory_resources(client, domain, pairs) if _workers_declare_memory(client) else {}
                 futures = [client.submit(score_task, domain, model, benchmark, url, rescore, None,
-                                         rescored_since=started, events=topic, pure=False, retries=retries,
-                                         key=f"score-{model}-{benchmark}-{time.time_ns()}",
-                                         resources=_memory_resource(domain, model, benchmark) if annotate else None)
-                           for model, benchmark in pairs]
+                                         rescored_since=started, events=topic, keep_model=keep_model, pure=False,
+                                         retries=retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
+                                         resources=resources.get((model, benchmark)))
+                           for (model, benchmark), keep_model in zip(pairs, keep, strict=True)]
                 for future in as_completed(futures):
                     record(future.result())
             finally:
                 if topic is not None:
                     client.unsubscribe_topic(topic)
+                with contextlib.suppress(Exception):  # a worker that left has nothing to release
+                    client.run(release_models)
     frame = pd.DataFrame([{column: results[pair][column] for column in COLUMNS} for pair in pairs],
                          columns=list(COLUMNS))
     frame.attrs["rows"] = [results[pair]["row"] for pair in pairs]

@@ -10,8 +10,11 @@ The estimate of a pair's peak memory (bytes):
   centred/standardised copy) plus ``2 x n_stimuli^2 x 8`` (stimulus Gram matrices and RDMs).
 
 The grid (:mod:`brainscore_core.grid`) refuses a pair whose estimate exceeds the worker's memory budget (the
-message gives the estimate), and annotates Dask tasks with it where workers declare a ``MEMORY`` resource.
-Models or benchmarks without ``feature_count`` / ``stimulus_count`` get no estimate (None): nothing is refused.
+message gives the estimate), and annotates Dask tasks with it where workers declare a ``MEMORY`` resource. For that
+annotation the shapes come from the workers (:func:`benchmark_shape`, :func:`model_shape`, one task per model and
+per benchmark, each released after it answers) and :func:`estimate_from_shapes` combines them in the submitting
+process, which loads nothing. Models or benchmarks without ``feature_count`` / ``stimulus_count`` get no estimate
+(None): nothing is refused.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from typing import Any
 
 from brainscore_core.errors import MemoryBudgetError
 
-__all__ = ["MemoryBudgetError", "PairEstimate", "estimate_pair", "format_bytes", "memory_budget", "resident_bytes"]
+__all__ = ["MemoryBudgetError", "PairEstimate", "benchmark_region", "benchmark_shape", "estimate_from_shapes",
+           "estimate_pair", "format_bytes", "memory_budget", "model_shape", "resident_bytes"]
 
 
 @dataclass(frozen=True)
@@ -81,15 +85,35 @@ def memory_budget() -> int | None:
         return None
 
 
+def benchmark_region(benchmark: Any) -> str:
+    """The region a benchmark records (``benchmark.region``), ``'behavior'`` for a behavioural one."""
+    return str(getattr(benchmark, "region", None) or "behavior")
+
+
+def estimate_from_shapes(n_stimuli: int | None, n_features: int | None, baseline_bytes: int) -> PairEstimate | None:
+    """The estimate of a pair from its shapes (see the module docstring); None when a shape is unknown or 0."""
+    if not n_stimuli or not n_features:
+        return None
+    activations = int(n_stimuli) * int(n_features) * 4
+    working = 2 * activations + 2 * int(n_stimuli) ** 2 * 8
+    return PairEstimate(int(n_stimuli), int(n_features), int(baseline_bytes), activations, working)
+
+
 def estimate_pair(model: Any, benchmark: Any) -> PairEstimate | None:
     """The estimate of scoring ``model`` on ``benchmark`` (see the module docstring); None without the shapes."""
     count, features = getattr(benchmark, "stimulus_count", None), getattr(model, "feature_count", None)
     if not callable(count) or not callable(features):
         return None
-    region = getattr(benchmark, "region", None) or "behavior"
-    n_stimuli, n_features = count(), features(str(region))
-    if not n_stimuli or not n_features:
-        return None
-    activations = int(n_stimuli) * int(n_features) * 4
-    working = 2 * activations + 2 * int(n_stimuli) ** 2 * 8
-    return PairEstimate(int(n_stimuli), int(n_features), resident_bytes(), activations, working)
+    return estimate_from_shapes(count(), features(benchmark_region(benchmark)), resident_bytes())
+
+
+def benchmark_shape(benchmark: Any) -> dict[str, Any]:
+    """What a pair's estimate needs from a benchmark: ``{'stimulus_count': int or None, 'region': str}``."""
+    count = getattr(benchmark, "stimulus_count", None)
+    return {"stimulus_count": int(count()) if callable(count) else None, "region": benchmark_region(benchmark)}
+
+
+def model_shape(model: Any, regions: list[str]) -> dict[str, Any]:
+    """What a pair's estimate needs from a model: ``{'feature_counts': {region: int or None}}``."""
+    features = getattr(model, "feature_count", None)
+    return {"feature_counts": {region: (features(region) if callable(features) else None) for region in regions}}

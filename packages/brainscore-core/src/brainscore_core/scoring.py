@@ -1,7 +1,8 @@
 """The one scoring path: score one model on one benchmark, record what made the score, and store the row.
 
-``Domain.score`` (behind ``brainscore_vision.score``), the ``brainscore score`` command and the grid
-(:mod:`brainscore_core.grid`) all go through :func:`score_pair` / :func:`run_pair`.
+:func:`score` (behind ``brainscore_vision.score``) loads the pair through a domain's loaders and scores it; the
+``brainscore score`` command and the grid (:mod:`brainscore_core.grid`) go through :func:`score_pair` /
+:func:`run_pair` too. The domain (:class:`brainscore_core.plugins.Domain`) finds and loads; it does not score.
 
 Storage never loses a computed score: the store is opened and checked *before* scoring (a locked or damaged
 store fails in seconds, not after an hour of work); a row that still cannot be written afterwards goes to a
@@ -20,13 +21,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from brainscore_core._files import brainscore_home
+from brainscore_core.config import brainscore_home
 from brainscore_core.errors import ModelDigestChangedWarning
 from brainscore_core.result_rows import failure_row, row_to_json, score_row
 from brainscore_core.results import ResultStore, ResultStoreError
 
-__all__ = ["UnstoredScoreWarning", "digest_change", "model_digest", "model_layers", "open_store", "run_pair", "score_pair",
-           "side_file_for", "versions", "write_side_file"]
+__all__ = ["UnstoredScoreWarning", "digest_change", "model_digest", "model_layers", "open_store", "run_pair", "score",
+           "score_pair", "side_file_for", "versions", "write_side_file"]
 
 DISTRIBUTIONS = ("brainio", "brainscore-core", "brainscore-metrics", "brainscore-vision", "model-tools")
 
@@ -214,3 +215,30 @@ def score_pair(model: Any, benchmark: Any, *, model_identifier: str | None = Non
                           f"(load it later with: brainscore results import {path})", UnstoredScoreWarning,
                           stacklevel=2)
     return result
+
+
+def score(domain: Any, model_identifier: str, benchmark_identifier: str, conda_active: bool = False, *,
+          store: Any = True) -> Any:
+    """Load model ``model_identifier`` and benchmark ``benchmark_identifier`` through ``domain`` and score them
+    (:func:`score_pair`: the row goes to the results store).
+
+    Parameters
+    ----------
+    domain : Domain
+        Whose ``load_model`` / ``load_benchmark`` resolve the identifiers (e.g. ``brainscore_vision.domain``).
+    model_identifier, benchmark_identifier : str
+    conda_active : bool, default=False
+        Accepted for compatibility with Brain-Score and ignored (nothing is installed while scoring).
+    store : bool, str or ResultStore, default=True
+        ``True``: $BRAINSCORE_RESULTS_URL or $BRAINSCORE_HOME/results.sqlite; a URL or ResultStore; ``False``: none.
+
+    Returns
+    -------
+    Score with ``attrs['model_identifier']``, ``attrs['benchmark_identifier']`` and, when the model exposes a layer
+    map (``layer_map`` or ``region_layer_map``), ``attrs['comment'] = "layers: {region: layer}"``.
+    """
+    model = domain.load_model(model_identifier)
+    benchmark = domain.load_benchmark(benchmark_identifier)
+    return score_pair(model, benchmark, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
+                      store=store)
+

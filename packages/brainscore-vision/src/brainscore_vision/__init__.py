@@ -124,7 +124,9 @@ def score(model_identifier: str, benchmark_identifier: str, conda_active: bool =
         them), ``model_identifier``, ``benchmark_identifier`` and, when the model exposes a layer map,
         ``comment = "layers: {region: layer}"``.
     """
-    return domain.score(model_identifier, benchmark_identifier, conda_active=conda_active, store=store)
+    from brainscore_core.scoring import score as score_pair_of
+
+    return score_pair_of(domain, model_identifier, benchmark_identifier, store=store)
 
 
 def score_many(models, benchmarks, client=None, **kwargs):
@@ -134,7 +136,9 @@ def score_many(models, benchmarks, client=None, **kwargs):
     a scheduler address, or dask-jobqueue's ``SLURMCluster``). Stored pairs are skipped (``rescore=True``
     scores them again); failures are stored and the grid goes on. See :func:`brainscore_core.grid.score_many`.
     """
-    return domain.score_many(models, benchmarks, client, **kwargs)
+    from brainscore_core.grid import score_many as grid
+
+    return grid(models, benchmarks, client, domain=domain, **kwargs)
 
 
 __getattr__, __dir__ = lazy_names(globals(), _LAZY, submodules=True)

@@ -14,7 +14,7 @@ Packaged from ``$BRAINSCORE_RAW_DATA/coggan2024_fmri`` on first use (``data_pack
 pickled: the raw folder ships the matrices as ``.npz``.
 """
 
-from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
+from brainscore_vision import data_registry, stimulus_set_registry
 from brainscore_vision.data_helpers import PackagedData
 
 BIBTEX = """@article{coggan2024amodal,
@@ -41,4 +41,4 @@ packaged = PackagedData("coggan2024_fmri", "coggan2024_fmri", _package, raw_sha1
 
 stimulus_set_registry[IDENTIFIER] = lambda: packaged.load_stimulus_set(IDENTIFIER)
 data_registry[IDENTIFIER] = lambda: packaged.load_assembly(
-    IDENTIFIER, stimulus_set_loader=lambda: load_stimulus_set(IDENTIFIER), merge_stimulus_set_meta=False)
+    IDENTIFIER, stimulus_set_loader=lambda: packaged.load_stimulus_set(IDENTIFIER), merge_stimulus_set_meta=False)

@@ -15,7 +15,7 @@ The files are packaged from ``$BRAINSCORE_RAW_DATA/cowley2023_v4`` on first use
 sha1 checks; see :mod:`brainscore_vision.data_helpers.packaged`.
 """
 
-from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
+from brainscore_vision import data_registry, stimulus_set_registry
 from brainscore_vision.data_helpers import PackagedData
 
 BIBTEX = """@article{cowley2023compact,
@@ -90,7 +90,7 @@ def _identifier(session: str) -> str:
 def _register(identifier: str) -> None:
     stimulus_set_registry[identifier] = lambda: packaged.load_stimulus_set(identifier)
     data_registry[identifier] = lambda: packaged.load_assembly(
-        identifier, stimulus_set_loader=lambda: load_stimulus_set(identifier))
+        identifier, stimulus_set_loader=lambda: packaged.load_stimulus_set(identifier))
 
 
 for _session in SESSIONS:

@@ -20,7 +20,7 @@ offline from the raw responses. Packaged from ``$BRAINSCORE_RAW_DATA/geirhos2021
 import json
 from pathlib import Path
 
-from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
+from brainscore_vision import data_registry, stimulus_set_registry
 from brainscore_vision.data_helpers import PackagedData
 from brainscore_vision.data_helpers.public_catalogue import register_stimulus_sets_by_reference
 
@@ -53,7 +53,7 @@ def _register(dataset: str) -> None:
     if dataset in DATASETS_WITH_IMAGES:
         stimulus_set_registry[identifier] = lambda: packaged.load_stimulus_set(identifier)
         data_registry[identifier] = lambda: packaged.load_assembly(
-            identifier, stimulus_set_loader=lambda: load_stimulus_set(identifier), merge_stimulus_set_meta=False)
+            identifier, stimulus_set_loader=lambda: packaged.load_stimulus_set(identifier), merge_stimulus_set_meta=False)
     else:  # the stimulus set is Brain-Score's remote file: the human data load without it
         data_registry[identifier] = lambda: packaged.load_assembly(identifier, stimulus_set_loader=None,
                                                                    merge_stimulus_set_meta=False)

@@ -15,7 +15,7 @@ RDM rows and columns carry ``stimulus_id_row`` / ``stimulus_id_column``. Package
 ``$BRAINSCORE_RAW_DATA/kriegeskorte2008`` on first use (``data_packaging/packaging.py``).
 """
 
-from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
+from brainscore_vision import data_registry, stimulus_set_registry
 from brainscore_vision.data_helpers import PackagedData
 
 BIBTEX_KRIEGESKORTE2008 = """@article{kriegeskorte2008matching,
@@ -60,5 +60,5 @@ packaged = PackagedData("kriegeskorte2008", "kriegeskorte2008", _package, raw_sh
 stimulus_set_registry["Kriegeskorte2008"] = lambda: packaged.load_stimulus_set("Kriegeskorte2008")
 for _identifier in ("Kriegeskorte2008.hIT", "Kiani2007.mIT"):
     data_registry[_identifier] = (lambda identifier: lambda: packaged.load_assembly(
-        identifier, stimulus_set_loader=lambda: load_stimulus_set("Kriegeskorte2008"),
+        identifier, stimulus_set_loader=lambda: packaged.load_stimulus_set("Kriegeskorte2008"),
         merge_stimulus_set_meta=False))(_identifier)

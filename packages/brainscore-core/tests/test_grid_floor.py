@@ -1,0 +1,156 @@
+"""The grid stays on its floor (issue 32, item 1): tasks carry their domain, load in the process that runs them and
+release what they loaded after the pair (a model is kept only for the next pair of the same model, one per thread),
+and Dask memory annotations come from shapes the workers report, without loading anything in the submitting process.
+
+Models and benchmarks here are plain objects registered in a fake plugin world; the numbers are worked by hand.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import numpy as np
+import pytest
+
+MODEL_PLUGIN = """
+import threading
+from brainscore_core import hookimpl
+
+BUILT = []          # (kind, identifier, thread name) of every factory call
+ALIVE = []          # weak references to every model and benchmark built
+
+
+class Model:
+    def __init__(self, identifier, width):
+        self.identifier, self.width = identifier, width
+
+    def feature_count(self, region):
+        return self.width
+
+
+class Benchmark:
+    version, parent, region = 1, "IT", "IT"
+
+    def __init__(self, identifier, n):
+        self.identifier, self.n = identifier, n
+
+    def stimulus_count(self):
+        return self.n
+
+    def __call__(self, model):
+        from brainscore_core.metrics import Score
+
+        score = Score(float(model.width) / 100 + self.n / 1000)
+        score.attrs["raw"] = Score(0.5)
+        score.attrs["ceiling"] = Score(0.8)
+        return score
+
+
+def _track(kind, identifier, thing):
+    import weakref
+
+    BUILT.append((kind, identifier, threading.current_thread().name))
+    ALIVE.append(weakref.ref(thing))
+    return thing
+
+
+@hookimpl
+def brainscore_models():
+    return {f"m{w}": (lambda w=w: _track("model", f"m{w}", Model(f"m{w}", w))) for w in (10, 20)}
+
+
+@hookimpl
+def brainscore_benchmarks():
+    return {f"b{n}": (lambda n=n: _track("benchmark", f"b{n}", Benchmark(f"b{n}", n))) for n in (30, 40, 50)}
+"""
+
+
+@pytest.fixture
+def plugin(world):
+    import importlib
+
+    module = world.add_plugin("fake-grid", MODEL_PLUGIN)
+    return importlib.import_module(module)
+
+
+def test_in_process_grid_releases_what_it_loaded(world, plugin, tmp_path):
+    from brainscore_core import grid
+    from brainscore_core.grid import score_many
+
+    frame = score_many(["m10", "m20"], ["b30", "b40", "b50"], domain=world.domain,
+                       store=f"sqlite:///{tmp_path / 'r.sqlite'}", progress=False)
+    assert list(frame["status"]) == ["ok"] * 6
+    # by hand: width / 100 + n / 1000, e.g. m20 on b50 = 0.2 + 0.05
+    assert frame["score"].tolist() == pytest.approx([0.13, 0.14, 0.15, 0.23, 0.24, 0.25])
+    built = [(kind, identifier) for kind, identifier, _ in plugin.BUILT]
+    # each model built once (its pairs are consecutive: kept for the next one), each benchmark once per pair
+    assert built.count(("model", "m10")) == 1 and built.count(("model", "m20")) == 1
+    assert sorted(identifier for kind, identifier in built if kind == "benchmark") == sorted(["b30", "b40", "b50"] * 2)
+    gc.collect()
+    assert [ref for ref in plugin.ALIVE if ref() is not None] == []  # nothing kept for the life of the process
+    assert grid.release_models() == 0 and not hasattr(grid, "_LOADED")
+
+
+def test_a_kept_model_serves_only_the_next_pair_of_the_same_model_in_its_thread(world, plugin, tmp_path):
+    from brainscore_core import grid
+
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    grid.score_task(world.domain, "m10", "b30", url, keep_model=True)
+    (kept,) = [ref for ref in plugin.ALIVE if ref() is not None]
+    assert isinstance(kept(), plugin.Model) and kept().identifier == "m10"
+    outcome = {}
+    other = threading.Thread(target=lambda: outcome.setdefault("r", grid.score_task(world.domain, "m10", "b40", url)))
+    other.start()
+    other.join()
+    assert outcome["r"]["status"] == "ok"
+    assert [identifier for kind, identifier, _ in plugin.BUILT if kind == "model"] == ["m10", "m10"]  # another thread
+    grid.score_task(world.domain, "m20", "b40", url)  # this thread, another model: the kept one goes first
+    gc.collect()
+    assert kept() is None and grid.release_models() == 0
+
+
+def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from brainscore_core import grid
+
+    annotated = {}
+    original = grid._memory_resources
+
+    def spy(client, domain, pairs):
+        annotated.update(original(client, domain, pairs))
+        return annotated
+
+    monkeypatch.setattr(grid, "_memory_resources", spy)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                                  resources={"MEMORY": 64e9}) as cluster, distributed.Client(cluster) as client:
+        frame = grid.score_many(["m10", "m20"], ["b30", "b50"], client, domain=world.domain,
+                                store=f"sqlite:///{tmp_path / 'r.sqlite'}", progress=False)
+    assert sorted(frame["status"]) == ["ok"] * 4
+    here = threading.current_thread().name
+    assert {kind for kind, _, _ in plugin.BUILT} == {"model", "benchmark"}  # built, but in the worker
+    assert [entry for entry in plugin.BUILT if entry[2] == here] == []  # the submitting thread built nothing
+    assert sorted(annotated) == [("m10", "b30"), ("m10", "b50"), ("m20", "b30"), ("m20", "b50")]
+    for (model, benchmark), resources in annotated.items():
+        n, features = int(benchmark[1:]), int(model[1:])
+        activations = n * features * 4  # float32 activations; the metric holds 2 more copies and 2 n x n float64
+        shapes = activations + 2 * activations + 2 * n ** 2 * 8
+        baseline = resources["MEMORY"] - shapes
+        assert 0 < baseline < 64e9  # the worker's resident memory with both loaded
+    # the worker released everything once the grid ended
+    gc.collect()
+    assert [ref for ref in plugin.ALIVE if ref() is not None] == []
+
+
+def test_a_task_carries_its_domain_by_its_group(world, plugin):
+    import pickle
+
+    from brainscore_core.grid import shape_task
+
+    travelled = pickle.loads(pickle.dumps(world.domain))
+    assert travelled is world.domain
+    shape = shape_task(world.group, "benchmark", "b40")  # a group name works too
+    assert shape["stimulus_count"] == 40 and shape["region"] == "IT"
+    assert shape_task(world.domain, "model", "m20", ["IT", "V4"])["feature_counts"] == {"IT": 20, "V4": 20}
+    assert shape_task(world.domain, "model", "no-such-model") == {}
+    assert np.isfinite(shape["loaded_bytes"])
