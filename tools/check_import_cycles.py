@@ -1,14 +1,19 @@
-"""Fail when the files of one package import each other in a circle at module level.
+"""Fail when the files of one package import each other in a circle, at module level or inside functions.
 
 Usage: ``python tools/check_import_cycles.py [packages/<dist>/src/<package> ...]`` (default: every package under
 ``packages/*/src``). Run by the ``lint`` nox session; needs only the standard library.
 
-For each file, every ``import`` / ``from ... import`` executed when the module is imported (module level,
-including inside ``try`` and plain ``if`` blocks, but not inside functions, classes or ``if TYPE_CHECKING:``)
-gives an edge to the module it names inside the same package: ``from a.b import c`` points to ``a/b/c.py`` when
+For each file, every ``import`` / ``from ... import`` statement gives an edge to the module it names inside the
+same package: at module level (including inside ``try``, ``with`` and plain ``if`` blocks) and inside functions and
+classes alike, but not inside ``if TYPE_CHECKING:`` (never run). ``from a.b import c`` points to ``a/b/c.py`` when
 that file exists, else to ``a/b`` (its ``__init__.py``). A strongly connected component of more than one file is a
-circle: the order in which Python happens to import them decides which one sees the other half-initialised.
-Imports inside functions, the usual way to break such a circle, are not edges.
+circle: at module level the order in which Python happens to import them decides which one sees the other
+half-initialised; through a function-level import the two files still depend on each other (a "two-way tie"), which
+an import inside a function only hides. ``importlib.import_module("...")`` with a string (how a lazy package
+``__init__`` resolves its names on first use) is not an edge.
+
+An import of the package itself or of one of its parent packages from a submodule (``from brainio import X`` inside
+``brainio/cache.py``) points to that package's ``__init__.py``.
 """
 
 from __future__ import annotations
@@ -36,27 +41,31 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _module_level_imports(body: list[ast.stmt]):
-    """Import statements run at import time (descends into try/if/with, not into defs or TYPE_CHECKING)."""
-    for node in body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
-        elif isinstance(node, ast.If):
-            if not _is_type_checking(node.test):
-                yield from _module_level_imports(node.body)
-            yield from _module_level_imports(node.orelse)
-        elif isinstance(node, ast.Try):
-            for block in (node.body, node.orelse, node.finalbody, *[handler.body for handler in node.handlers]):
-                yield from _module_level_imports(block)
-        elif isinstance(node, ast.With):
-            yield from _module_level_imports(node.body)
+def _imports(node: ast.AST):
+    """Every import statement under ``node``, at any depth (functions and classes included), except inside
+    ``if TYPE_CHECKING:`` blocks."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            for other in child.orelse:
+                yield from _imports_of_statement(other)
+        else:
+            yield from _imports(child)
+
+
+def _imports_of_statement(node: ast.stmt):
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    else:
+        yield from _imports(node)
 
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """Modules of the same package that module ``name`` (file ``path``) imports at module level."""
+    """Modules of the same package that module ``name`` (file ``path``) imports, anywhere in the file."""
     is_package = path.name == "__init__.py"
     targets = set()
-    for node in _module_level_imports(ast.parse(path.read_text(), filename=str(path)).body):
+    for node in _imports(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Import):
             candidates = [alias.name for alias in node.names]
         else:
@@ -113,8 +122,9 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def self_test() -> None:
-    """The check finds a planted circle (a -> b -> a, through a relative import) and ignores function-level
-    and TYPE_CHECKING imports; raises AssertionError otherwise."""
+    """The check finds a planted circle (a -> b -> a, through a relative import) and one made by a function-level
+    import (c -> d -> c), and ignores TYPE_CHECKING imports (e -> f -> e) and ``importlib.import_module`` strings
+    (g -> h -> g); raises AssertionError otherwise."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
@@ -124,12 +134,15 @@ def self_test() -> None:
         (package / "sub" / "__init__.py").write_text("from .b import thing\n")
         (package / "a.py").write_text("from planted.sub import thing\n")
         (package / "sub" / "b.py").write_text("try:\n    from .. import a\nexcept ImportError:\n    pass\nthing = 1\n")
-        (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from planted import d\n"
-                                       "def f():\n    from planted import d\n")
+        (package / "c.py").write_text("def f():\n    from planted import d\n")
         (package / "d.py").write_text("import planted.c\n")
+        (package / "e.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from planted import f\n")
+        (package / "f.py").write_text("import planted.e\n")
+        (package / "g.py").write_text("import importlib\ndef f():\n    return importlib.import_module('planted.h')\n")
+        (package / "h.py").write_text("class K:\n    def m(self):\n        from planted import g\n")
         modules = module_files(package)
         found = circles({name: imports_of(name, path, modules) for name, path in modules.items()})
-    assert found == [["planted.a", "planted.sub", "planted.sub.b"]], found
+    assert sorted(found) == [["planted.a", "planted.sub", "planted.sub.b"], ["planted.c", "planted.d"]], found
 
 
 def main(argv: list[str]) -> int:
@@ -145,8 +158,8 @@ def main(argv: list[str]) -> int:
             failed = True
             edges = [f"{a} -> {b}" for a in component for b in sorted(graph[a]) if b in component]
             print(f"import circle in {package_dir.name}: {', '.join(component)}\n    " + "\n    ".join(edges))
-        print(f"{package_dir.name}: {len(modules)} modules, {sum(map(len, graph.values()))} module-level imports, "
-              f"{len(found)} circles")
+        print(f"{package_dir.name}: {len(modules)} modules, {sum(map(len, graph.values()))} imports between them "
+              f"(module and function level), {len(found)} circles")
     return 1 if failed else 0
 
 

@@ -82,8 +82,8 @@ def test_activation_cache_notice_threshold(monkeypatch):
 
 
 #: the only files of packages/*/src that read the environment: core's config, and brainio (below core, which it
-#: cannot import) for BRAINIO_HOME (cache.py) and boto3's AWS endpoint variables (stores/s3.py)
-ENVIRONMENT_READERS = {"brainscore-core/src/brainscore_core/config.py", "brainio/src/brainio/cache.py",
+#: cannot import) for BRAINIO_HOME (_home.py) and boto3's AWS endpoint variables (stores/s3.py)
+ENVIRONMENT_READERS = {"brainscore-core/src/brainscore_core/config.py", "brainio/src/brainio/_home.py",
                        "brainio/src/brainio/stores/s3.py"}
 
 

@@ -215,10 +215,14 @@ class DataAssembly(xr.DataArray):
         Extra netCDF groups (arrays in ``attrs``, e.g. the metadata of a spike-times assembly) get the same
         ``stimulus_set`` and ``stimulus_set_identifier`` in their own ``attrs``, as the reference attaches them.
         """
-        from .linking import attach_stimulus_set
-        from .netcdf import UNTRUSTED_TIMEOUT_S, read_netcdf
+        # netCDF reading sits above this module (it builds these classes): it is reached through the package's lazy
+        # namespace, so that this module never imports brainio.netcdf (no two-way tie between the two files)
+        import brainio
 
-        assembly = read_netcdf(file_path, cls=cls, timeout=UNTRUSTED_TIMEOUT_S)  # a user's file: opening must end
+        from .linking import attach_stimulus_set
+
+        netcdf = brainio.netcdf
+        assembly = netcdf.read_netcdf(file_path, cls=cls, timeout=netcdf.UNTRUSTED_TIMEOUT_S)  # a user's file
         extras = [value for value in assembly.attrs.values() if isinstance(value, xr.DataArray)]
         if stimulus_set_identifier is not None:
             assembly.attrs["stimulus_set_identifier"] = stimulus_set_identifier

@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from filelock import FileLock
 
 from ._files import atomic_path, sha1_hash
+from ._home import cache_home
 from .errors import FileUnavailableError, InvalidIdentifierError, Sha1MismatchError, StoreUnreachableError
 from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
 
@@ -34,11 +35,6 @@ __all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_to", "fetch_verifie
            "sweep_stale_temporaries"]
 
 _logger = logging.getLogger(__name__)
-
-
-def cache_home() -> Path:
-    """``$BRAINIO_HOME``, default ``~/.brainio``."""
-    return Path(os.environ.get("BRAINIO_HOME", "~/.brainio")).expanduser()
 
 
 def _lock(name: str, home: Path) -> FileLock:

@@ -36,6 +36,7 @@ from pathlib import Path, PurePosixPath
 
 from filelock import FileLock
 
+from ._home import cache_home
 from .errors import ArchiveReadError, UnsafeArchiveError
 from .files import apply_umask, atomic_path, sha1_hash
 from .files import temporaries_of as _temporaries_of
@@ -241,8 +242,6 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
     ArchiveReadError
         The archive is damaged (names it); nothing is written.
     """
-    from .cache import cache_home
-
     zip_path, destination = Path(zip_path), Path(destination)
     home = Path(home) if home is not None else cache_home()
     with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home), _naming_archive_errors(zip_path):

@@ -3,8 +3,9 @@
 One answer per question, read in this order: an option set with :func:`set_options` (a context manager, like
 xarray's), then the environment variable, then the default. No other module of brainscore-core, brainscore-metrics,
 brainscore-vision or model-tools reads the environment (``tests/test_config.py`` greps for it). brainio sits below this
-package (it cannot import it) and reads its own: ``BRAINIO_HOME`` (its cache, :func:`brainio.cache.cache_home`) and
-boto3's ``AWS_ENDPOINT_URL_S3`` / ``AWS_ENDPOINT_URL`` (:class:`brainio.stores.S3Store`); they are listed here too.
+package (it cannot import it) and reads its own: ``BRAINIO_HOME`` (its cache, ``brainio/_home.py``, as
+:func:`brainio.cache.cache_home`) and boto3's ``AWS_ENDPOINT_URL_S3`` / ``AWS_ENDPOINT_URL``
+(:class:`brainio.stores.S3Store`); they are listed too.
 
 Every variable, its option, its reader here, its meaning and its default are in one table: brainscore-core's README,
 section *Environment variables* (``tests/test_config.py`` checks that every variable read here is in it).

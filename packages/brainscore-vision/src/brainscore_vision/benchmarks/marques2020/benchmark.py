@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from brainscore_vision import load_ceiling, load_dataset, load_metric
 from brainscore_vision.benchmark_helpers.properties_common import PropertiesBenchmark
-from brainscore_vision.benchmarks.marques2020 import BENCHMARKS
 from brainscore_vision.benchmarks.marques2020 import properties as _properties
+from brainscore_vision.benchmarks.marques2020.identifiers import BENCHMARKS
 
 __all__ = ["BIBTEX", "NEURONAL_PROPERTIES", "TIMEBINS", "marques2020_benchmark"]
 
