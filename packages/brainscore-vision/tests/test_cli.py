@@ -1,6 +1,7 @@
 """The brainscore command line: exit codes and one-line reasons, listing, scoring into a results store."""
 
 import os
+from pathlib import Path
 
 import pytest
 from conftest import registered_model
@@ -90,20 +91,38 @@ def test_stored_row_has_parent_layer_map_and_layer_scores(tmp_path):
 
     from brainscore_core.metrics import Score
     from brainscore_core.results import ResultStore
-    from brainscore_vision._cli_rows import store_arguments
+    from brainscore_core.scoring import score_pair
 
-    score = Score(0.5)
-    score.attrs["raw"] = Score(0.25)
-    arguments = store_arguments(score, model=_Committed(), benchmark=_Versionless(), model_identifier="m",
-                                benchmark_identifier="b", provenance={"command": "test"})
-    store = ResultStore(f"sqlite:///{tmp_path / 'results.sqlite'}")
-    store.add(score, **arguments)
-    (row,) = store.rows()
+    class Benchmark(_Versionless):
+        identifier = "b"
+
+        def __call__(self, candidate):
+            score = Score(0.5)
+            score.attrs["raw"] = Score(0.25)
+            return score
+
+    url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    score_pair(_Committed(), Benchmark(), model_identifier="m", store=url)  # the one path that stores a row
+    (row,) = ResultStore(url).rows()
     # a benchmark without a version is stored as version 1 (ResultStore needs an integer)
     assert (row["benchmark_parent"], row["benchmark_version"]) == ("IT", 1)
     assert json.loads(row["layer_map"]) == {"IT": "block3"}
     assert json.loads(row["attrs"])["layer_scores"] == {"IT": {"block2": 0.25, "block3": 0.5}}
     assert row["comment"] == "layers: {'IT': 'block3'}"
+
+
+def test_the_old_names_of_one_function_still_work_and_say_so():
+    # issue 32: to_float and sha1_of were aliases of score_value and sha1_hash; they stay, deprecated
+    from brainio.files import sha1_hash
+    from brainscore_core.score import score_value
+    from brainscore_vision._cli_rows import to_float
+    from brainscore_vision.data_helpers.packaged import sha1_of
+
+    with pytest.warns(DeprecationWarning, match="to_float is deprecated, use brainscore_core.score.score_value"):
+        assert to_float(0.25) == score_value(0.25) == 0.25
+    path = Path(__file__)
+    with pytest.warns(DeprecationWarning, match="sha1_of is deprecated, use brainio.files.sha1_hash"):
+        assert sha1_of(path) == sha1_hash(path)
 
 
 def test_python_dash_m_reference_form(kriegeskorte_raw):
@@ -120,11 +139,11 @@ def test_python_dash_m_reference_form(kriegeskorte_raw):
 def test_the_table_names_how_each_ceiled_score_follows_from_raw_and_ceiling():
     from brainscore_core.metrics import Score
     from brainscore_core.normalization import ceil_score, explained_variance
-    from brainscore_vision._cli_rows import NORMALIZATION_NOTE, format_table, score_row
+    from brainscore_vision._cli_rows import NORMALIZATION_NOTE, format_table, score_table_row
 
     neural = explained_variance(Score(0.6), Score(0.8))  # 0.36 / 0.8 = 0.45
     rsa = ceil_score(Score(0.3), Score(0.6))  # 0.5
-    rows = [score_row("m", "neural", neural, 1.0), score_row("m", "rsa", rsa, 1.0)]
+    rows = [score_table_row("m", "neural", neural, 1.0), score_table_row("m", "rsa", rsa, 1.0)]
     assert [row["rule"] for row in rows] == ["raw² / ceiling", "raw / ceiling"]
     table = format_table(rows)
     assert "rule" in table.splitlines()[0] and "0.4500  raw² / ceiling" in table and table.endswith(NORMALIZATION_NOTE)

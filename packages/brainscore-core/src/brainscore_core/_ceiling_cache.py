@@ -22,7 +22,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from brainscore_core._files import atomic_write, brainscore_home
+from brainio.files import atomic_write, sha1_hash
+from brainio.records import content_sha1
+from brainscore_core.config import brainscore_home
 from brainscore_core.score import Score
 
 __all__ = ["CeilingCache", "caching_disabled", "data_digest"]
@@ -117,7 +119,7 @@ class CeilingCache:
             if record.get("format") != FORMAT or record.get("data_digest") != digest:
                 return None
             stored = record.pop("record_sha1", None)
-            if stored != _record_digest(record):
+            if stored != content_sha1(record):
                 warnings.warn(f"ceiling cache record {path} fails its content check (damaged or edited); "
                               "recomputing the ceiling", RuntimeWarning, stacklevel=2)
                 return None
@@ -148,7 +150,7 @@ class CeilingCache:
                 arrays[key] = self._write_array(item, path, _safe_name(key))
             elif _plain(item) is not None:
                 record["attrs"][key] = _plain(item)
-        record["record_sha1"] = _record_digest(record)
+        record["record_sha1"] = content_sha1(record)
         atomic_write(path, lambda temp: temp.write_text(json.dumps(record, indent=1, sort_keys=True)))
         return path
 
@@ -167,14 +169,9 @@ class CeilingCache:
     def _read_array(path: Path, sha1: str) -> xr.DataArray | None:
         from brainio.netcdf import read_netcdf
 
-        if hashlib.sha1(path.read_bytes()).hexdigest() != sha1:
+        if sha1_hash(path) != sha1:
             return None
         return read_netcdf(path, cls="DataAssembly")
-
-
-def _record_digest(record: dict[str, Any]) -> str:
-    """sha1 of the record's canonical JSON (without its own digest field)."""
-    return hashlib.sha1(json.dumps(record, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def _number(value: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Renamed keyword arguments: the old name keeps working for a while, with a ``DeprecationWarning``.
+"""Renamed keyword arguments and functions: the old name keeps working for a while, with a ``DeprecationWarning``.
 
 Used wherever a public keyword was renamed to the project's name table (``CONTRIBUTING.md``)::
 
@@ -7,6 +7,11 @@ Used wherever a public keyword was renamed to the project's name table (``CONTRI
         def __init__(self, ..., bootstrap_random_state=0, comparison_coord="stimulus_id"): ...
 
 ``inspect.signature`` (and with it ``get_params``) sees the new names only.
+
+A function known under two names keeps one; the other becomes a :func:`deprecated_alias` of it::
+
+    to_float = deprecated_alias(score_value, "brainscore_vision._cli_rows.to_float",
+                                "brainscore_core.score.score_value")
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["deprecated_attributes", "renamed_keywords", "warn_deprecated"]
+__all__ = ["deprecated_alias", "deprecated_attributes", "renamed_keywords", "warn_deprecated"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,3 +81,16 @@ def deprecated_attributes(module_name: str, aliases: dict[str, tuple[str, Callab
         return target()
 
     return __getattr__
+
+
+def deprecated_alias(function: F, old_name: str, new_name: str) -> F:
+    """``function`` under a former name: each call warns with a ``DeprecationWarning`` naming ``old_name`` and
+    ``new_name`` (where the one definition lives), then returns what ``function`` returns."""
+    @functools.wraps(function)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"{old_name} is deprecated, use {new_name} (the same function)", DeprecationWarning,
+                      stacklevel=2)
+        return function(*args, **kwargs)
+
+    alias.deprecated_name = old_name  # type: ignore[attr-defined]
+    return alias  # type: ignore[return-value]

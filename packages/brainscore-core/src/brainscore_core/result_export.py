@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from brainscore_core._files import atomic_write
+from brainio.files import atomic_write
 from brainscore_core.results import COLUMNS
 
 __all__ = ["EXPORT_FORMATS", "JSON_TEXT_COLUMNS", "export_format_of", "rows_as_csv", "rows_as_json", "write_rows"]

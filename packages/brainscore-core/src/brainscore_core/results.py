@@ -15,8 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from brainscore_core._files import brainscore_home
-from brainscore_core.config import RESULTS_URL_ENV, results_url
+from brainscore_core.config import RESULTS_URL_ENV, brainscore_home, results_url
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
 
 __all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",

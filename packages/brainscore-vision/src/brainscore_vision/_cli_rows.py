@@ -5,15 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from brainscore_core.deprecation import deprecated_alias
 from brainscore_core.score import score_value
-from brainscore_core.scoring import model_layers  # the one definition, re-exported for the CLI
 
-__all__ = ["format_table", "model_layers", "score_row", "store_arguments", "table_row", "to_float"]
+__all__ = ["format_table", "score_table_row", "table_row", "to_float"]
 
 COLUMNS = ("model", "benchmark", "raw", "ceiling", "score", "rule", "error", "layers", "elapsed")
 
-
-to_float = score_value  # a number from a Score, DataArray, numpy scalar or float; NaN when there is none
+to_float = deprecated_alias(score_value, "brainscore_vision._cli_rows.to_float", "brainscore_core.score.score_value")
 
 
 def normalization_of(score) -> str:
@@ -30,17 +29,18 @@ NORMALIZATION_NOTE = ("ceiled score = the 'rule' column: raw² / ceiling (neural
                       "clipped to [0, 1] where the benchmark clips")
 
 
-def score_row(model: str, benchmark: str, score, elapsed: float, layer_map=None) -> dict[str, Any]:
-    """One table row: model, benchmark, raw, ceiling, ceiled score, error, layer map, elapsed seconds."""
+def score_table_row(model: str, benchmark: str, score, elapsed: float, layer_map=None) -> dict[str, Any]:
+    """One row of the command line's table from a Score: model, benchmark, raw, ceiling, ceiled score, error, layer
+    map, elapsed seconds (the stored row of a score is :func:`brainscore_core.result_rows.score_row`)."""
     attrs = getattr(score, "attrs", {})
     return {
         "model": model,
         "benchmark": benchmark,
-        "raw": to_float(attrs.get("raw")),
-        "ceiling": to_float(attrs.get("ceiling")),
-        "score": to_float(score),
+        "raw": score_value(attrs.get("raw")),
+        "ceiling": score_value(attrs.get("ceiling")),
+        "score": score_value(score),
         "rule": normalization_of(score),
-        "error": to_float(attrs.get("error")),
+        "error": score_value(attrs.get("error")),
         "layers": ", ".join(f"{region}: {layer}" for region, layer in dict(layer_map or {}).items()) or "-",
         "elapsed": elapsed,
     }
@@ -53,33 +53,12 @@ def table_row(result: dict[str, Any]) -> dict[str, Any]:
     row = result.get("row") or {}
     attrs = json.loads(row["attrs"]) if row.get("attrs") else {}
     layers = json.loads(row["layer_map"]) if row.get("layer_map") else {}
-    return {"model": result["model"], "benchmark": result["benchmark"], "raw": to_float(row.get("score_raw")),
-            "ceiling": to_float(row.get("ceiling")), "score": to_float(row.get("score_ceiled")),
-            "rule": str(attrs.get("normalization", "-")).replace("^2", "²"), "error": to_float(row.get("error")),
+    return {"model": result["model"], "benchmark": result["benchmark"], "raw": score_value(row.get("score_raw")),
+            "ceiling": score_value(row.get("ceiling")), "score": score_value(row.get("score_ceiled")),
+            "rule": str(attrs.get("normalization", "-")).replace("^2", "²"), "error": score_value(row.get("error")),
             "layers": ", ".join(f"{region}: {layer}" for region, layer in layers.items()) or "-",
-            "elapsed": to_float(result.get("elapsed_s")),
+            "elapsed": score_value(result.get("elapsed_s")),
             "status": result.get("status", "ok")}
-
-
-def store_arguments(result, *, model, benchmark, model_identifier: str, benchmark_identifier: str,
-                    provenance: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Keyword arguments of ``ResultStore.add`` for one scored pair; also records the model's layer map
-    (``attrs['comment']``) and layer-selection profiles (``attrs['layer_scores']``) on ``result``.
-
-    The benchmark version defaults to 1 when the benchmark has none (the store needs an integer).
-    """
-    layer_map, layer_scores = model_layers(model)
-    result.attrs["model_identifier"] = model_identifier
-    result.attrs["benchmark_identifier"] = benchmark_identifier
-    if layer_map:
-        result.attrs["comment"] = f"layers: {layer_map}"
-    if layer_scores:
-        result.attrs["layer_scores"] = layer_scores
-    version = getattr(benchmark, "version", None)
-    return {"model_identifier": model_identifier, "benchmark_identifier": benchmark_identifier,
-            "benchmark_version": 1 if version is None else version,
-            "benchmark_parent": getattr(benchmark, "parent", None), "layer_map": layer_map or None,
-            "comment": result.attrs.get("comment"), "provenance": provenance}
 
 
 def _cell(value: Any, column: str) -> str:

@@ -5,15 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brainscore_core.config import brainscore_home  # the one answer for all packages, re-exported here
+
 __all__ = ["brainscore_home", "raw_data_dir"]
-
-
-def brainscore_home() -> Path:
-    """``$BRAINSCORE_HOME`` (default ``~/.brain-score``; one answer for all packages:
-    :func:`brainscore_core.config.brainscore_home`): screen conversions, ceilings, results."""
-    from brainscore_core.config import brainscore_home as configured_home
-
-    return configured_home()
 
 
 def raw_data_dir() -> Path:

@@ -153,6 +153,7 @@ def _score(args) -> int:
         print(f"dry run of {shape}; no model is built, nothing is downloaded or scored", flush=True)
     else:
         print_line(f"scoring {shape}")
+    import brainscore_vision
     from brainscore_core.grid import score_many
     from brainscore_core.grid_events import describe_event
     from brainscore_core.results import ResultStoreError
@@ -188,7 +189,7 @@ def _score(args) -> int:
             print_line(line)
 
     try:
-        frame = score_many(args.models, args.benchmarks, client, domain="brainscore_vision",
+        frame = score_many(args.models, args.benchmarks, client, domain=brainscore_vision.domain,
                            store=store if store is not None else False, rescore=args.rescore, on_result=show,
                            on_event=show_event if client is not None else None)
     finally:
@@ -267,7 +268,7 @@ def _aliases(registry, infos) -> dict[str, list[str]]:
 
 def _ceiling(args) -> int:
     import brainscore_vision
-    from brainscore_vision._cli_rows import to_float
+    from brainscore_core.score import score_value
 
     _check_identifiers("benchmark", [args.benchmark])
     try:
@@ -275,10 +276,10 @@ def _ceiling(args) -> int:
         ceiling = benchmark.ceiling
     except Exception as error:
         raise _translate(error, f"ceiling of {args.benchmark}") from error
-    parts = [f"{args.benchmark}  ceiling {to_float(ceiling):.4f}"]
+    parts = [f"{args.benchmark}  ceiling {score_value(ceiling):.4f}"]
     for key in ("error", "lower_bound_loo"):
         if key in ceiling.attrs:
-            parts.append(f"{key} {to_float(ceiling.attrs[key]):.4f}")
+            parts.append(f"{key} {score_value(ceiling.attrs[key]):.4f}")
     print("  ".join(parts))
     return 0
 

@@ -39,10 +39,10 @@ def verified_stimulus_set(table, raw_directory: Path, identifier: str, *, sha1_c
     error : exception class, default=ValueError
         Raised for a mismatch, with a message naming the file, both digests and ``what`` was hashed.
     """
+    from brainio.files import sha1_hash
     from brainio.stimuli import StimulusSet
-    from brainscore_vision.data_helpers.packaged import sha1_of
 
-    digest = digest or sha1_of
+    digest = digest or sha1_hash
     raw_directory = Path(raw_directory)
     paths = {}
     for stimulus_id, filename, expected in zip(table["stimulus_id"], table["filename"], table[sha1_column]):
