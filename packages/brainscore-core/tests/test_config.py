@@ -105,7 +105,7 @@ def test_every_variable_read_is_in_the_one_table():
     source = Path(config.__file__).read_text()
     names = set(re.findall(r'(?:_text|env_flag|os\.environ\.get)\(\s*"([A-Z_]+)"', source))
     names |= {getattr(config, constant) for constant in re.findall(r"(?:_text|env_flag)\(\s*([A-Z_]+_ENV)\b", source)}
-    names |= set(config._MALLOC_SETTINGS) | {"GLIBC_TUNABLES", "TORCH_HOME", "XDG_CACHE_HOME"}
+    names |= set(config._MALLOC_SETTINGS) | set(config.LOCAL_DATA_ENVS) | {"GLIBC_TUNABLES", "TORCH_HOME", "XDG_CACHE_HOME"}
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     table = readme[readme.index("## Environment variables"):]
     table = table[:table.index("\n\n", table.index("| variable |"))]
@@ -154,3 +154,15 @@ def test_paths_from_the_environment(monkeypatch, tmp_path):
     assert not config.malloc_tuned_by_user()
     monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
     assert config.malloc_tuned_by_user()
+
+
+def test_local_data_folders(monkeypatch, tmp_path):
+    from brainscore_core.config import LOCAL_DATA_ENVS, local_data_folder
+
+    monkeypatch.delenv("BRAINSCORE_NSD_DIR", raising=False)
+    assert local_data_folder("BRAINSCORE_NSD_DIR") is None
+    monkeypatch.setenv("BRAINSCORE_NSD_DIR", f" {tmp_path} ")
+    assert local_data_folder("BRAINSCORE_NSD_DIR") == tmp_path
+    assert "BRAINSCORE_NSD_DIR" in LOCAL_DATA_ENVS
+    with pytest.raises(ValueError, match="BRAINSCORE_HOME"):
+        local_data_folder("BRAINSCORE_HOME")

@@ -3,11 +3,10 @@ into a separate virtual environment, is found through its entry points and score
 
 import subprocess
 import sys
-import sysconfig
 import textwrap
-from pathlib import Path
 
 import pytest
+from throwaway_distribution import install_in_new_venv, run
 
 # The template of the neural-benchmark tutorial, unchanged (two modules of the plugin package).
 TEMPLATE_INIT = '''\
@@ -109,40 +108,14 @@ print('score', float(score), 'ceiling', float(score.attrs['ceiling']))
 '''
 
 
-def _write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-
-
-def _run(*command, **kwargs):
-    completed = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=600, **kwargs)
-    assert completed.returncode == 0, f"{command} failed:\n{completed.stdout}\n{completed.stderr}"
-    return completed
-
-
 @pytest.mark.slow
 def test_quick_start_template_as_separate_pip_package(tmp_path):
     pytest.importorskip("hatchling", reason="building the plugin wheel needs hatchling (test extra)")
-    source = tmp_path / "plugin"
-    _write(source, "pyproject.toml", PYPROJECT)
-    _write(source, "yourbenchmark/__init__.py", TEMPLATE_INIT)
-    _write(source, "yourbenchmark/benchmark.py", TEMPLATE_BENCHMARK)
-    _write(source, "yourdataset/__init__.py", DATA_INIT)
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", tmp_path / "dist", source)
-    wheel = next((tmp_path / "dist").glob("yourbenchmark_plugin-0.1.0-*.whl"))
+    python = install_in_new_venv(tmp_path, {"pyproject.toml": PYPROJECT, "yourbenchmark/__init__.py": TEMPLATE_INIT,
+                                            "yourbenchmark/benchmark.py": TEMPLATE_BENCHMARK,
+                                            "yourdataset/__init__.py": DATA_INIT})
 
-    venv = tmp_path / "venv"
-    _run(sys.executable, "-m", "venv", "--system-site-packages", venv)
-    python = venv / "bin" / "python"
-    # the new environment also sees the packages of the environment running the tests (brainscore-vision,
-    # its dependencies and their entry points): a .pth line that adds that site directory
-    purelib = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
-    (purelib / "_outer_environment.pth").write_text(
-        f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
-    _run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel)
-
-    completed = _run(python, "-c", textwrap.dedent(CHECK), cwd=tmp_path)
+    completed = run(python, "-c", textwrap.dedent(CHECK), cwd=tmp_path)
     lines = dict(line.split(" ", 1) for line in completed.stdout.strip().splitlines())
     assert lines["identifier"] == "YourBenchmark.IT-pls distribution yourbenchmark-plugin"
     score, ceiling = lines["score"].split(" ceiling ")

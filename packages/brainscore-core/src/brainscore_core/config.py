@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["AUTOLOAD_ENV", "DATA_BUCKET_ENV", "DATA_SOURCE_ENV", "DEFAULT_CACHE_NOTICE_GB", "INSTALL_DEPENDENCIES_ENV",
-           "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
+           "LOCAL_DATA_ENVS", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
            "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "data_bucket", "data_source",
-           "data_store_setting", "env_flag", "install_advice_enabled", "malloc_tuned_by_user", "pip_constraint",
+           "data_store_setting", "env_flag", "install_advice_enabled", "local_data_folder", "malloc_tuned_by_user", "pip_constraint",
            "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "raw_data_setting", "requested_plugins",
            "results_url", "reuse_memory_enabled", "set_options", "torch_hub_dir", "weight_folder"]
 
@@ -188,6 +188,20 @@ def data_source() -> str:
 def data_bucket() -> str | None:
     """``$BRAINSCORE_VISION_S3_BUCKET`` (``bucket[/folder]``, the remote store's location), else None."""
     return _text(DATA_BUCKET_ENV)
+
+
+#: folders of data that may not be redistributed, one variable each (brainscore-vision's
+#: ``data_helpers/local_data.py`` says what each must hold and where to get it)
+LOCAL_DATA_ENVS = ("BRAINSCORE_THINGS_IMAGES", "BRAINSCORE_NSD_DIR", "BRAINSCORE_LAION_FMRI_DIR",
+                   "BRAINSCORE_IMAGENET_DIR")
+
+
+def local_data_folder(variable: str) -> Path | None:
+    """The folder named by ``variable`` (one of :data:`LOCAL_DATA_ENVS`; ``~`` expanded), else None when unset."""
+    if variable not in LOCAL_DATA_ENVS:
+        raise ValueError(f"{variable!r} is not a local-data variable; those are {', '.join(LOCAL_DATA_ENVS)}")
+    configured = _text(variable)
+    return Path(configured).expanduser() if configured else None
 
 
 def weight_folder(folder_name: str | None = None) -> str:

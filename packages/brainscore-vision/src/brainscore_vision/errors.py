@@ -13,9 +13,9 @@ from brainscore_core.errors import BrainScoreError
 from brainscore_metrics.errors import UnknownPropertyError
 
 __all__ = [
-    "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "GratingLayoutError",
-    "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError", "ModelToolsMissingError",
-    "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
+    "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "DataSourceError",
+    "GratingLayoutError", "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError",
+    "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
     "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
     "UnitSelectionError", "UnknownPropertyError", "VisionError",
 ]
@@ -39,6 +39,11 @@ class RawDataError(VisionError, ValueError):
 
 class MissingRawDataError(VisionError, FileNotFoundError, ValueError):
     """The raw recordings a data plugin packages from are not where ``$BRAINSCORE_RAW_DATA`` points."""
+
+
+class DataSourceError(VisionError, ValueError):
+    """``$BRAINSCORE_VISION_DATA_SOURCE`` names no store scheme, or a remote source lacks its location
+    (``$BRAINSCORE_VISION_S3_BUCKET``); the message lists the schemes brainio knows."""
 
 
 class DataIntegrityError(VisionError, ValueError):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from .s3 import S3Store
 
-__all__ = ["LocalStore", "S3Store", "Store", "open_store"]
+__all__ = ["LocalStore", "S3Store", "Store", "open_store", "store_schemes"]
 
 ENTRY_POINT_GROUP = "brainio.stores"
 
@@ -31,6 +31,14 @@ class Store(Protocol):
     def download(self, key: str, target: Path, version_id: str | None = None) -> None: ...
 
     def upload(self, source: Path, key: str) -> str | None: ...
+
+
+def store_schemes() -> list[str]:
+    """The schemes :func:`open_store` knows: the names in entry-point group ``brainio.stores`` (``s3``, ``file`` and
+    those of installed third-party packages), sorted."""
+    from importlib.metadata import entry_points
+
+    return sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 
 def open_store(location: str) -> Store:

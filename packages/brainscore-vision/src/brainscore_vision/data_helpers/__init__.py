@@ -3,12 +3,14 @@
 from brainscore_vision.data_helpers.packaged import (
     DataIntegrityError,
     DataRepairWarning,
+    DataSourceError,
     MissingRawDataError,
     PackagedData,
     PackagingDriftWarning,
     data_source,
+    remote_store,
     store_directory,
 )
 
-__all__ = ["DataIntegrityError", "DataRepairWarning", "MissingRawDataError", "PackagedData", "PackagingDriftWarning",
-           "data_source", "store_directory"]
+__all__ = ["DataIntegrityError", "DataRepairWarning", "DataSourceError", "MissingRawDataError", "PackagedData",
+           "PackagingDriftWarning", "data_source", "remote_store", "store_directory"]

@@ -21,10 +21,10 @@ so a folder with other files fails naming the file (never silently scores on dif
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from brainscore_core.config import local_data_folder
 from brainscore_vision.errors import LocalDataMissingError
 
 __all__ = ["LOCAL_FOLDERS", "LocalFolder", "LocalDataMissingError", "local_folder", "local_folder_status"]
@@ -65,10 +65,9 @@ LOCAL_FOLDERS = {
 def local_folder_status(name: str) -> tuple[bool, Path | None]:
     """(whether the folder is configured and looks right, its path or None)."""
     spec = LOCAL_FOLDERS[name]
-    configured = os.environ.get(spec.variable, "").strip()
-    if not configured:
+    path = local_data_folder(spec.variable)
+    if path is None:
         return False, None
-    path = Path(configured).expanduser()
     return (path / spec.marker).exists(), path
 
 

@@ -20,8 +20,10 @@ the file. The bytes of a netCDF assembly file also depend on the HDF5/h5py/h5net
 assembly sha1s a plugin records serve S3 loads only (the uploaded files are fixed bytes) and are not
 compared after local packaging; the tests check the assemblies' content instead.
 
-Remote data: with ``BRAINSCORE_VISION_DATA_SOURCE=s3`` (and ``BRAINSCORE_VISION_S3_BUCKET=bucket/folder``)
-the same identifiers load from S3 through ``brainio.s3`` with the recorded sha1s instead of packaging.
+Remote data: with ``BRAINSCORE_VISION_DATA_SOURCE=<scheme>`` and ``BRAINSCORE_VISION_S3_BUCKET=<location>`` the same
+identifiers load, with the sha1s the plugin records, from the store brainio opens for ``<scheme>://<location>``
+(:func:`brainio.stores.open_store`: ``s3`` with ``bucket/folder``, ``file`` with a folder, or any store a package
+registers in the entry-point group ``brainio.stores``) instead of being packaged.
 """
 
 from __future__ import annotations
@@ -37,16 +39,18 @@ from filelock import FileLock
 
 from brainio.files import sha1_hash
 from brainscore_core.config import DATA_BUCKET_ENV, DATA_SOURCE_ENV
+from brainscore_core.deprecation import deprecated_alias
 from brainscore_vision._paths import brainscore_home, raw_data_dir
 from brainscore_vision.errors import (
     DataIntegrityError,
     DataRepairWarning,
+    DataSourceError,
     MissingRawDataError,
     PackagingDriftWarning,
 )
 
-__all__ = ["DataIntegrityError", "DataRepairWarning", "MissingRawDataError", "PackagedData", "PackagingDriftWarning",
-           "data_source", "store_directory"]
+__all__ = ["DataIntegrityError", "DataRepairWarning", "DataSourceError", "MissingRawDataError", "PackagedData",
+           "PackagingDriftWarning", "data_source", "remote_store", "store_directory"]
 
 MANIFEST = "manifest.json"
 SOURCE_ENV = DATA_SOURCE_ENV
@@ -69,16 +73,45 @@ def store_directory() -> Path:
 
 
 def data_source() -> str:
-    """``'local'`` (package from raw data, the default) or ``'s3'`` (from ``$BRAINSCORE_VISION_DATA_SOURCE``)."""
+    """``'local'`` (package from raw data, the default) or the scheme of a brainio store
+    (``$BRAINSCORE_VISION_DATA_SOURCE``: ``s3``, ``file``, or a scheme an installed package registers in entry-point
+    group ``brainio.stores``).
+
+    Raises
+    ------
+    DataSourceError
+        A word that is neither ``local`` nor a registered scheme (the message lists them).
+    """
+    from brainio.stores import store_schemes
     from brainscore_core.config import data_source as configured
 
     source = configured()
-    if source not in ("local", "s3"):
-        raise ValueError(f"{SOURCE_ENV} must be 'local' or 's3', got {source!r}")
+    if source != "local" and source not in store_schemes():
+        raise DataSourceError(f"{SOURCE_ENV} must be 'local' or the scheme of a store in entry-point group "
+                              f"'brainio.stores' ({', '.join(store_schemes())}), got {source!r}")
     return source
 
 
-sha1_of = sha1_hash  # the one implementation lives in brainio.files
+def remote_store():
+    """The store vision's packaged data load from when the data source is not ``local``:
+    ``brainio.stores.open_store('<scheme>://<$BRAINSCORE_VISION_S3_BUCKET>')``.
+
+    Raises
+    ------
+    DataSourceError
+        The location is not set.
+    """
+    from brainio.stores import open_store
+    from brainscore_core.config import data_bucket
+
+    source, location = data_source(), data_bucket()
+    if not location:
+        raise DataSourceError(f"{SOURCE_ENV}={source} needs {BUCKET_ENV}=<location of the store> (for s3: "
+                              "<bucket>[/<folder>])")
+    return open_store(f"{source}://{location}")
+
+
+sha1_of = deprecated_alias(sha1_hash, "brainscore_vision.data_helpers.packaged.sha1_of", "brainio.files.sha1_hash")
 
 
 class PackagedData:
@@ -201,7 +234,7 @@ class PackagedData:
             path = raw / relative
             if not path.is_file():
                 raise MissingRawDataError(f"raw data file {path} of {self.name!r} is missing (BRAINSCORE_RAW_DATA={raw.parent})")
-            actual = sha1_of(path)
+            actual = sha1_hash(path)
             if actual != expected:
                 raise DataIntegrityError(
                     f"raw data file {path} has sha1 {actual}, the {self.name!r} plugin expects {expected}: the raw "
@@ -245,14 +278,13 @@ class PackagedData:
     # -- loading -----------------------------------------------------------------------------------
     def load_stimulus_set(self, identifier: str):
         """The stimulus set ``identifier`` through the brainio loader (sha1-checked)."""
-        if data_source() == "s3":
-            from brainio.s3 import load_stimulus_set_from_s3
-
-            entry = self._recorded("stimulus_sets", identifier)
-            return load_stimulus_set_from_s3(identifier=identifier, bucket=_bucket(), csv_sha1=entry["csv_sha1"],
-                                             zip_sha1=entry["zip_sha1"], csv_version_id=entry.get("csv_version_id"),
-                                             zip_version_id=entry.get("zip_version_id"))
         from brainio.fetch import load_stimulus_set
+
+        if data_source() != "local":
+            entry = self._recorded("stimulus_sets", identifier)
+            return load_stimulus_set(identifier, remote_store(), entry["csv_sha1"], entry["zip_sha1"],
+                                     csv_version_id=entry.get("csv_version_id"),
+                                     zip_version_id=entry.get("zip_version_id"))
 
         def load():
             entry = self._entry("stimulus_sets", identifier)
@@ -264,16 +296,13 @@ class PackagedData:
                       merge_stimulus_set_meta: bool = True):
         """The assembly ``identifier`` through the brainio loader (sha1-checked)."""
         from brainio import assemblies
-
-        if data_source() == "s3":
-            from brainio.s3 import load_assembly_from_s3
-
-            entry = self._recorded("assemblies", identifier)
-            return load_assembly_from_s3(identifier=identifier, version_id=entry.get("version_id"), sha1=entry["sha1"],
-                                         bucket=_bucket(), cls=getattr(assemblies, entry["cls"]),
-                                         stimulus_set_loader=stimulus_set_loader,
-                                         merge_stimulus_set_meta=merge_stimulus_set_meta)
         from brainio.fetch import load_assembly
+
+        if data_source() != "local":
+            entry = self._recorded("assemblies", identifier)
+            return load_assembly(identifier, remote_store(), entry["sha1"], getattr(assemblies, entry["cls"]),
+                                 version_id=entry.get("version_id"), stimulus_set_loader=stimulus_set_loader,
+                                 merge_stimulus_set_meta=merge_stimulus_set_meta)
 
         def load():
             entry = self._entry("assemblies", identifier)
@@ -295,17 +324,8 @@ class PackagedData:
         try:
             return self.packaged_sha1[section][identifier]
         except KeyError:
-            raise KeyError(f"the {self.name!r} plugin records no S3 sha1 for {section[:-1]} {identifier!r}; "
-                           f"unset {SOURCE_ENV} to package it from raw data") from None
-
-
-def _bucket() -> str:
-    from brainscore_core.config import data_bucket
-
-    bucket = data_bucket()
-    if not bucket:
-        raise ValueError(f"{SOURCE_ENV}=s3 needs {BUCKET_ENV}=<bucket>[/<folder>]")
-    return bucket
+            raise KeyError(f"the {self.name!r} plugin records no sha1 of {section[:-1]} {identifier!r} for a remote "
+                           f"store; unset {SOURCE_ENV} to package it from raw data") from None
 
 
 def _write_json_atomically(path: Path, content: Mapping[str, Any]) -> None:
