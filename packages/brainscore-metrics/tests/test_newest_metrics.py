@@ -148,7 +148,8 @@ def test_reverse_split_is_the_cross_validated_kernel_on_one_split():
 
 
 def test_old_import_path_still_works():
-    from brainscore_metrics.regression_correlation import ReverseCrossRegressedCorrelation
+    with pytest.warns(DeprecationWarning, match="reverse_predictivity.ReverseCrossRegressedCorrelation"):
+        from brainscore_metrics.regression_correlation import ReverseCrossRegressedCorrelation
 
     assert ReverseCrossRegressedCorrelation is ReversePredictivity
 

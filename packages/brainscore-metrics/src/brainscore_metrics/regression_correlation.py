@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_core.deprecation import renamed_keywords
+from brainscore_core.deprecation import deprecated_attributes, renamed_keywords
 from brainscore_core.metrics import Metric, Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
@@ -35,13 +35,10 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    # reverse predictivity lives in its own module (it imports this one); the old import path keeps working
-    if name == "ReverseCrossRegressedCorrelation":
-        from brainscore_metrics.reverse_predictivity import ReverseCrossRegressedCorrelation
-
-        return ReverseCrossRegressedCorrelation
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# reverse predictivity lives in its own module (which imports this one); the old import path warns and keeps working
+__getattr__ = deprecated_attributes(__name__, {"ReverseCrossRegressedCorrelation": (
+    "brainscore_metrics.reverse_predictivity.ReverseCrossRegressedCorrelation",
+    "brainscore_metrics.reverse_predictivity:ReverseCrossRegressedCorrelation")})
 
 
 def check_correlation(correlation) -> None:
