@@ -66,6 +66,20 @@ def filter_reliable_neuroids(assembly: DataAssembly, reliability_threshold: floa
     return assembly.isel(neuroid=np.flatnonzero(keep))
 
 
+def prepare_split_assembly(assembly: DataAssembly, *, average_repetitions: bool,
+                           stimulus_set: Any = None) -> DataAssembly:
+    """The last steps of loading one split of a train/test benchmark (Allen2022, THINGS): the first time bin (where
+    ``assembly`` has a ``time_bin`` dim), the repetitions averaged when ``average_repetitions``, and ``stimulus_set``
+    attached (when not None). Not one of Brain-Score's names."""
+    if "time_bin" in assembly.dims:
+        assembly = assembly.isel(time_bin=0)
+    if average_repetitions:
+        assembly = average_repetition(assembly)
+    if stimulus_set is not None:
+        assembly.attrs["stimulus_set"] = stimulus_set
+    return assembly
+
+
 def ceiling_data_of(ceiling_func: Callable | None) -> Any:
     """The assemblies a ceiling function closes over, to key the ceiling cache by their content.
 

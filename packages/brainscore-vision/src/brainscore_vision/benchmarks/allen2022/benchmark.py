@@ -26,8 +26,8 @@ from brainscore_metrics.regression import ALPHA_LIST
 from brainscore_vision import load_ceiling, load_dataset, load_metric
 from brainscore_vision.benchmark_helpers.neural_common import (
     TrainTestNeuralBenchmark,
-    average_repetition,
     filter_reliable_neuroids,
+    prepare_split_assembly,
 )
 from brainscore_vision.benchmark_helpers.rsa_subjects import RSABenchmark
 from brainscore_vision.data.allen2022 import BIBTEX
@@ -54,13 +54,7 @@ def load_assembly(region: str, split: str, average_repetitions: bool, dataset_pr
     assembly = assembly.isel(neuroid=np.flatnonzero(regions == region))
     if assembly.sizes["neuroid"] == 0:
         raise BenchmarkDataError(f"{dataset_prefix}_{split}: no reliable voxel in region {region!r}")
-    if "time_bin" in assembly.dims:
-        assembly = assembly.isel(time_bin=0)
-    if average_repetitions:
-        assembly = average_repetition(assembly)
-    if stimulus_set is not None:
-        assembly.attrs["stimulus_set"] = stimulus_set
-    return assembly
+    return prepare_split_assembly(assembly, average_repetitions=average_repetitions, stimulus_set=stimulus_set)
 
 
 def load_full_assembly(region: str, dataset_prefix: str = "Allen2022_fmri",

@@ -28,8 +28,8 @@ from brainscore_vision import load_ceiling, load_dataset, load_metric
 from brainscore_vision.benchmark_helpers._timebins import flatten_timebins_into_neuroids
 from brainscore_vision.benchmark_helpers.neural_common import (
     TrainTestNeuralBenchmark,
-    average_repetition,
     filter_reliable_neuroids,
+    prepare_split_assembly,
 )
 from brainscore_vision.errors import BenchmarkDataError
 from brainscore_vision.utils import LazyLoad
@@ -98,13 +98,7 @@ def load_assembly(family: str, region: str, split: str, average_repetitions: boo
     else:
         reliability = FAMILIES[family][3]
         assembly = _select_region(filter_reliable_neuroids(assembly, reliability[1], reliability[0]), region)
-    if "time_bin" in assembly.dims:
-        assembly = assembly.isel(time_bin=0)
-    if average_repetitions:
-        assembly = average_repetition(assembly)
-    if stimulus_set is not None:
-        assembly.attrs["stimulus_set"] = stimulus_set
-    return assembly
+    return prepare_split_assembly(assembly, average_repetitions=average_repetitions, stimulus_set=stimulus_set)
 
 
 def ThingsTrainTest(family: str, region: str, metric_type: str, alphas=None) -> TrainTestNeuralBenchmark:

@@ -1,14 +1,6 @@
-"""Brain-Score's import path ``brainscore_vision.metrics.baker_accuracy_delta``: Baker2022's accuracy delta.
+"""Brain-Score's import path ``brainscore_vision.metrics.baker_accuracy_delta`` (Baker2022's accuracy delta): the names of its
+``metric.py`` (:mod:`brainscore_vision.metrics.baker_accuracy_delta.metric`), re-exported; registered through
+brainscore-metrics' entry point, not here."""
 
-Re-exports (one implementation each, in brainscore-metrics); registered through its entry point, not here.
-"""
-
-from brainscore_metrics.behavior.accuracy_delta import (
-    HUMAN_SPLITS,
-    BakerAccuracyDelta,
-    extract_subjects,
-    get_human_delta,
-    get_model_delta,
-)
-
-__all__ = ["BakerAccuracyDelta", "HUMAN_SPLITS", "extract_subjects", "get_human_delta", "get_model_delta"]
+from brainscore_vision.metrics.baker_accuracy_delta.metric import *  # noqa: F403
+from brainscore_vision.metrics.baker_accuracy_delta.metric import __all__  # noqa: F401

@@ -1,15 +1,6 @@
-"""Brain-Score's import path ``brainscore_vision.metrics.distribution_similarity``: single-neuron property distributions.
+"""Brain-Score's import path ``brainscore_vision.metrics.distribution_similarity`` (single-neuron property distributions): the names of its
+``metric.py`` (:mod:`brainscore_vision.metrics.distribution_similarity.metric`), re-exported; registered through
+brainscore-metrics' entry point, not here."""
 
-Re-exports (one implementation each, in brainscore-metrics); registered through its entry point, not here.
-Brain-Score's ``BootstrapDistributionSimilarity`` and ``NeuronalPropertyCeiling`` are ``KSSimilarity`` and
-``PropertyCeiling`` here.
-"""
-
-from brainscore_metrics.properties.ks_similarity import (
-    KSSimilarity as BootstrapDistributionSimilarity,
-)
-from brainscore_metrics.properties.ks_similarity import (
-    PropertyCeiling as NeuronalPropertyCeiling,
-)
-
-__all__ = ["BootstrapDistributionSimilarity", "NeuronalPropertyCeiling"]
+from brainscore_vision.metrics.distribution_similarity.metric import *  # noqa: F403
+from brainscore_vision.metrics.distribution_similarity.metric import __all__  # noqa: F401

@@ -1,13 +1,6 @@
-"""Brain-Score's import path ``brainscore_vision.metrics.threshold``: psychometric thresholds.
+"""Brain-Score's import path ``brainscore_vision.metrics.threshold`` (psychometric thresholds): the names of its
+``metric.py`` (:mod:`brainscore_vision.metrics.threshold.metric`), re-exported; registered through
+brainscore-metrics' entry point, not here."""
 
-Re-exports (one implementation each, in brainscore-metrics); registered through its entry point, not here.
-"""
-
-from brainscore_metrics.behavior.threshold import (
-    Threshold,
-    ThresholdElevation,
-    inverse_psychometric_cum_gauss,
-    psychometric_cum_gauss,
-)
-
-__all__ = ["Threshold", "ThresholdElevation", "inverse_psychometric_cum_gauss", "psychometric_cum_gauss"]
+from brainscore_vision.metrics.threshold.metric import *  # noqa: F403
+from brainscore_vision.metrics.threshold.metric import __all__  # noqa: F401
