@@ -12,14 +12,17 @@ its own. Before issue 32: ``plugins.py`` 4 (``score`` -> ``scoring`` -> ... -> `
 from __future__ import annotations
 
 import collections
+import importlib
+import os
 import sys
-from pathlib import Path
 
 import pytest
 
 import brainscore_vision
 
-PACKAGES = str(Path(__file__).resolve().parents[2])
+#: the folders of our five packages as imported (a checkout's src/ or an installed site-packages), by package name
+PACKAGE_FOLDERS = {os.path.dirname(importlib.import_module(name).__file__) + os.sep: name
+                   for name in ("brainio", "brainscore_core", "brainscore_metrics", "brainscore_vision", "model_tools")}
 
 
 def _segments(frame) -> list[str]:
@@ -32,8 +35,12 @@ def _segments(frame) -> list[str]:
     return files
 
 
-def _short(path: str) -> str:
-    return path.split("/src/", 1)[-1]
+def _short(path: str) -> str | None:
+    """``'brainscore_core/scoring.py'`` for a file of our packages, else None."""
+    for folder, name in PACKAGE_FOLDERS.items():
+        if path.startswith(folder):
+            return f"{name}/{path[len(folder):]}"
+    return None
 
 
 @pytest.fixture(scope="module")
@@ -47,15 +54,15 @@ def traced(raw_data_dir, tmp_path_factory):
             return
         here = frame.f_code.co_filename
         caller = frame.f_back
-        if not here.startswith(PACKAGES) or (caller is not None and caller.f_code.co_filename == here):
+        if _short(here) is None or (caller is not None and caller.f_code.co_filename == here):
             return
         entries[_short(here)] += 1
-        if caller is not None and caller.f_code.co_filename.startswith(PACKAGES):
+        if caller is not None and _short(caller.f_code.co_filename) is not None:
             edges.add((_short(caller.f_code.co_filename), _short(here)))
         segments = _segments(frame)
         if segments.count(here) > nesting[_short(here)]:
             nesting[_short(here)] = segments.count(here)
-            stacks[_short(here)] = [_short(s) for s in reversed(segments) if s.startswith(PACKAGES)]
+            stacks[_short(here)] = [_short(s) for s in reversed(segments) if _short(s) is not None]
 
     url = f"sqlite:///{tmp_path_factory.mktemp('trace') / 'results.sqlite'}"
     sys.setprofile(profile)
