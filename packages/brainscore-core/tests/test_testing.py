@@ -90,3 +90,34 @@ def test_ceiling_that_changes_is_caught():
 
     with pytest.raises(AssertionError, match="changed"):
         check_benchmark(Changing("B", 1.0, 1))
+
+
+# -- check_ceiling ------------------------------------------------------------------------------------------------
+class _PerBinCeiling:
+    """A ceiling of one value per time bin, ``values`` in order."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def __call__(self, data):
+        return Score(self.values, coords={"time_bin": np.arange(len(self.values))}, dims=["time_bin"])
+
+
+def test_check_ceiling_checks_the_dims_of_a_per_bin_ceiling():
+    from brainscore_core.testing import check_ceiling
+
+    check_ceiling(_PerBinCeiling(0.5, 0.7), data=None, expected_dims=("time_bin",))
+    with pytest.raises(AssertionError, match=r"must have dims \(\), got dims \('time_bin',\)"):
+        check_ceiling(_PerBinCeiling(0.5, 0.7), data=None)
+    with pytest.raises(AssertionError, match=r"outside"):
+        check_ceiling(_PerBinCeiling(0.5, 1.7), data=None, expected_dims=("time_bin",))
+    with pytest.raises(AssertionError, match=r"note"):
+        check_ceiling(_PerBinCeiling(0.5, np.nan), data=None, expected_dims=("time_bin",))
+
+
+def test_check_ceiling_catches_a_ceiling_that_changes_between_calls():
+    from brainscore_core.testing import check_ceiling
+
+    values = iter([0.5, 0.6])
+    with pytest.raises(AssertionError, match="not deterministic: \\[0.5\\] then \\[0.6\\]"):
+        check_ceiling(lambda data: Score(next(values)), data=None)

@@ -148,10 +148,11 @@ def _fail_plugin(kind: str, name: str, problem: str) -> None:
     raise AssertionError(f"{kind} {name!r}: {problem}")
 
 
-def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] = (0.0, 1.0)) -> None:
+def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] = (0.0, 1.0),
+                  expected_dims: tuple[str, ...] = ()) -> None:
     """The battery for a ceiling (``ceiling(data) -> Score``): callable, its constructor parameters readable
-    (``get_params()`` where it has one), one finite value in ``value_range`` (or NaN with ``attrs['note']``),
-    and the same value when called twice (seeded).
+    (``get_params()`` where it has one), values with dims ``expected_dims`` (one value by default), each finite and in
+    ``value_range`` (or NaN with ``attrs['note']``), and the same values when called twice (seeded).
 
     Raises AssertionError naming the ceiling's class and the failed check.
     """
@@ -165,16 +166,18 @@ def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] =
     if not isinstance(first, xr.DataArray):
         _fail_plugin("ceiling", name, f"returned {type(first).__name__}, not a Score")
     value, _ = score_center_error(first)
-    if isinstance(value, xr.DataArray):
-        _fail_plugin("ceiling", name, f"must be a single value, got dims {value.dims}")
-    if not math.isfinite(value):
+    dims = tuple(value.dims) if isinstance(value, xr.DataArray) else ()
+    if dims != tuple(expected_dims):
+        _fail_plugin("ceiling", name, f"must have dims {tuple(expected_dims)}, got dims {dims}")
+    values = np.atleast_1d(np.asarray(value, dtype=float))
+    if not np.isfinite(values).all():
         if not first.attrs.get("note"):
-            _fail_plugin("ceiling", name, f"is {value} and attrs['note'] does not say why")
-    elif not value_range[0] - 1e-9 <= value <= value_range[1] + 1e-9:
-        _fail_plugin("ceiling", name, f"value {value} is outside {value_range}")
-    again, _ = score_center_error(ceiling(data))
-    if not (again == value or (math.isnan(again) and math.isnan(value))):
-        _fail_plugin("ceiling", name, f"not deterministic: {value} then {again}")
+            _fail_plugin("ceiling", name, f"is {values.tolist()} and attrs['note'] does not say why")
+    elif ((values < value_range[0] - 1e-9) | (values > value_range[1] + 1e-9)).any():
+        _fail_plugin("ceiling", name, f"value {values.tolist()} is outside {value_range}")
+    again = np.atleast_1d(np.asarray(score_center_error(ceiling(data))[0], dtype=float))
+    if not np.array_equal(again, values, equal_nan=True):
+        _fail_plugin("ceiling", name, f"not deterministic: {values.tolist()} then {again.tolist()}")
 
 
 def check_brain_model(model: Any, stimuli: Any, *, regions: tuple[str, ...] = ("V1", "V2", "V4", "IT")) -> None:
