@@ -121,3 +121,45 @@ def test_check_ceiling_catches_a_ceiling_that_changes_between_calls():
     values = iter([0.5, 0.6])
     with pytest.raises(AssertionError, match="not deterministic: \\[0.5\\] then \\[0.6\\]"):
         check_ceiling(lambda data: Score(next(values)), data=None)
+
+
+# -- the second ceiling read is not served from memory ----------------------------------------------------------
+def _counting_ceiling(*values):
+    """A ceiling function returning ``values`` in turn, and the list of its calls."""
+    calls = []
+
+    def ceiling():
+        calls.append(len(calls))
+        return Score(values[min(len(calls), len(values)) - 1])
+    return ceiling, calls
+
+
+def test_a_ceiling_that_differs_between_computations_fails_the_two_reads_check():
+    ceiling, calls = _counting_ceiling(0.5, 0.6)  # kept in memory only (no ceiling_data)
+    benchmark = Good("B", ceiling, 1)
+    with pytest.raises(AssertionError, match="changed between two reads: 0.5 then 0.6"):
+        check_benchmark(benchmark)
+    assert len(calls) == 2 and float(benchmark.ceiling) == 0.5  # the checked instance keeps its first ceiling
+
+
+def test_the_second_read_comes_from_the_disk_cache():
+    ceiling, calls = _counting_ceiling(0.5, 0.6)
+    check_benchmark(Good("B.disk", ceiling, 1, ceiling_data="sha1-of-the-data"))
+    assert len(calls) == 1  # computed once, then read back from $BRAINSCORE_HOME/ceilings
+
+
+def test_a_ceiling_that_differs_when_read_back_from_disk_fails(monkeypatch):
+    """Plants a cache that writes a different value than it was given: the read back from disk differs."""
+    from brainscore_core._ceiling_cache import CeilingCache
+
+    save = CeilingCache.save
+    monkeypatch.setattr(CeilingCache, "save", lambda self, ceiling, *key: save(self, ceiling * 0.9, *key))
+    ceiling, _ = _counting_ceiling(0.5)
+    with pytest.raises(AssertionError, match="changed between two reads: 0.5 then 0.45"):
+        check_benchmark(Good("B.lossy", ceiling, 1, ceiling_data="sha1-of-the-data"))
+
+
+def test_reload_gives_the_second_read():
+    with pytest.raises(AssertionError, match="changed between two reads: 0.8 then 0.7"):
+        check_benchmark(Good("B", lambda: Score(0.8), 1), reload=lambda: Good("B", lambda: Score(0.7), 1))
+    check_benchmark(Good("B", lambda: Score(0.8), 1), reload=lambda: Good("B", lambda: Score(0.8), 1))
