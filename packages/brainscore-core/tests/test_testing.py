@@ -163,3 +163,36 @@ def test_reload_gives_the_second_read():
     with pytest.raises(AssertionError, match="changed between two reads: 0.8 then 0.7"):
         check_benchmark(Good("B", lambda: Score(0.8), 1), reload=lambda: Good("B", lambda: Score(0.7), 1))
     check_benchmark(Good("B", lambda: Score(0.8), 1), reload=lambda: Good("B", lambda: Score(0.8), 1))
+
+
+def test_ceiling_attrs_lost_on_the_way_through_the_disk_cache_fail(monkeypatch):
+    """A cache that drops an attr on the way (as ours did for a numpy ``raw``, before it kept numeric arrays) fails."""
+    from brainscore_core._ceiling_cache import CeilingCache
+
+    def with_raw():
+        return Score(0.5, attrs={"raw": np.array([0.4, 0.6]), "error": 0.1})
+
+    check_benchmark(Good("B.kept", with_raw, 1, ceiling_data="sha1-of-the-data"))  # numpy raw kept by the cache
+    fresh = Good("B.kept", with_raw, 1, ceiling_data="sha1-of-the-data")
+    np.testing.assert_array_equal(fresh.ceiling.attrs["raw"], [0.4, 0.6])  # read back from disk, as numpy
+
+    save = CeilingCache.save
+
+    def drop_raw(self, ceiling, *key):
+        ceiling = ceiling.copy()
+        ceiling.attrs = {k: v for k, v in ceiling.attrs.items() if k != "raw"}
+        return save(self, ceiling, *key)
+
+    monkeypatch.setattr(CeilingCache, "save", drop_raw)
+    with pytest.raises(AssertionError, match=r"ceiling attrs \['raw'\] lost between two reads"):
+        check_benchmark(Good("B.dropping", with_raw, 1, ceiling_data="sha1-of-the-data"))
+
+
+def test_lists_of_plain_values_survive_the_disk_cache():
+    def with_subjects():
+        return Score(0.5, attrs={"subjects": ["s1", "s2"], "per_subject": [0.4, float("nan")]})
+
+    check_benchmark(Good("B.lists", with_subjects, 1, ceiling_data="sha1-of-the-data"))
+    attrs = Good("B.lists", with_subjects, 1, ceiling_data="sha1-of-the-data").ceiling.attrs  # from disk
+    assert attrs["subjects"] == ["s1", "s2"]
+    assert attrs["per_subject"][0] == 0.4 and np.isnan(attrs["per_subject"][1])

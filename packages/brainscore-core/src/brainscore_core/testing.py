@@ -91,7 +91,7 @@ def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tup
     comes from ``reload()`` (a fresh instance, e.g. ``lambda: load_benchmark(identifier)``, whose ceiling is read
     back from the disk cache the first read wrote, or computed again), else from a copy of the benchmark with its
     in-memory ceiling dropped (a :class:`~brainscore_core.benchmarks.BenchmarkBase`), else from reading the property
-    again. With a ``candidate``, also scores it and checks the result is a single value with ``attrs['raw']`` and
+    again; it must also keep every attr of the first. With a ``candidate``, also scores it and checks the result is a single value with ``attrs['raw']`` and
     ``attrs['ceiling']``.
 
     Parameters
@@ -137,9 +137,13 @@ def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tup
             _fail(benchmark, f"ceiling is {value} and attrs['note'] does not say why")
     elif not ceiling_range[0] - 1e-9 <= value <= ceiling_range[1] + 1e-9:
         _fail(benchmark, f"ceiling {value} is outside {ceiling_range}")
-    again, _ = score_center_error(_fresh(benchmark, reload).ceiling)
+    second = _fresh(benchmark, reload).ceiling
+    again, _ = score_center_error(second)
     if not (again == value or (math.isnan(again) and math.isnan(value))):
         _fail(benchmark, f"ceiling changed between two reads: {value} then {again}")
+    lost = sorted(set(ceiling.attrs) - set(getattr(second, "attrs", {})))
+    if lost:
+        _fail(benchmark, f"ceiling attrs {lost} lost between two reads (the second from a fresh instance)")
     if candidate is None:
         return
     score = score_benchmark(benchmark, candidate)
