@@ -30,7 +30,8 @@ from brainscore_core.score import Score
 
 __all__ = ["CeilingCache", "caching_disabled", "data_digest"]
 
-FORMAT = 2  # 2: records carry a sha1 of their own content
+FORMAT = 3  # 2: records carry a sha1 of their own content; 3: numeric-array and list attrs kept (older records
+#    lack them, so they are misses and the ceiling is computed again)
 
 
 def caching_disabled() -> bool:
