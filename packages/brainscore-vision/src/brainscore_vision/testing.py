@@ -129,6 +129,8 @@ def _check_for(info: Any, *, model: str | Callable[[], Any], stimuli: Callable[[
             state, hint = availability()
             if state != "ready":
                 return PluginCheck(**base, skip_reason=f"{state}: {hint}")
+            if "downloaded on first use" in hint:  # ready, but its weights would be fetched now
+                return PluginCheck(**base, skip_reason=f"{hint}, and the battery runs offline")
         return PluginCheck(**base, _run=lambda: core_testing.check_brain_model(
             brainscore_vision.load_model(identifier), stimuli()))
     from brainscore_vision.benchmark_data import data_need
