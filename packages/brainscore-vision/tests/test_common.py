@@ -1,138 +1,129 @@
-"""The public benchmark battery (brainscore_core.testing.check_benchmark) over every benchmark this package
-registers; their ceilings need the real data."""
+"""The plugin battery (brainscore_vision.testing) over every registered plugin, discovered from the registries (as
+scikit-learn's test_common.py discovers estimators): a new benchmark, model, data set, stimulus set, metric or ceiling
+is covered without editing this file, and families are the modules that register benchmarks.
+
+Benchmarks are scored with randomnet (the registered model; the images of each stimulus set pass through it once per
+test session, shared with the families' own tests through the activations cache); models look at 3 stimuli of
+Kriegeskorte 2008 (aliases of a zoo model are checked under its name); stimulus sets have the files of their first
+ten stimuli checked. Plugins whose data come from Brain-Score's bucket or from unset local folders are skipped with
+the reason (test_public_reference_benchmarks.py, test_newest_families.py and test_laion_fmri.py cover them on a local
+S3 server or synthetic stand-ins)."""
+
+from __future__ import annotations
+
+import pkgutil
 
 import pytest
 
 import brainscore_vision
-from brainscore_core.testing import check_benchmark
-from brainscore_vision.benchmark_data import data_need
+from brainscore_vision.benchmark_data import data_need, plugin_data_need
 from brainscore_vision.report.aggregate import STANDARD_PARENTS
+from brainscore_vision.testing import KINDS, check_plugins, plugin_checks
 
-#: benchmarks on Brain-Score's public data load it from its bucket (no network in tests): covered by
-#: test_public_reference_benchmarks.py with a local S3 server instead
-REMOTE_MODULE = "brainscore_vision.benchmarks.public_reference"
-REGISTERED = sorted(info.identifier for info in brainscore_vision.list_plugins("benchmark")
-                    if info.distribution == "brainscore-vision")
-#: the battery with ceilings runs where the data are shipped; the others (network, local folders) run it on
-#: synthetic stand-ins in test_newest_families.py / test_laion_fmri.py, and are built offline here
-OWN = [i for i in REGISTERED if data_need(i)[0] in ("shipped", "unavailable")]
-NOT_SHIPPED = [i for i in REGISTERED if i not in OWN]
+#: benchmarks score the battery's default candidate, registered randomnet: the real-data tests of the families
+#: (test_end_to_end, test_geirhos2021, test_marques2020_benchmarks, test_coggan2024, ...) score it too, and the
+#: activations cache of the test session serves the images each of them already passed through it
+CHECKS = plugin_checks()
 
 
-#: every family registers its identifiers here when it is added
-FAMILIES = {
-    "Cowley2023": ["Cowley2023.V4-pls", "Cowley2023.V4-ridge"],
-    "Kriegeskorte2008": ["Kiani2007.mIT-rdm", "Kriegeskorte2008.hIT-rdm"],
-    "Coggan2024": [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT")],
-    "Geirhos2021": [f"Geirhos2021{dataset}-{kind}" for kind in ("error_consistency", "top1") for dataset in (
-        "colour", "contrast", "cueconflict", "edge", "eidolonI", "eidolonII", "eidolonIII", "falsecolour", "highpass",
-        "lowpass", "phasescrambling", "powerequalisation", "rotation", "silhouette", "sketch", "stylized",
-        "uniformnoise")] + ["Geirhos2021cueconflict-shape_bias"],
-    "Marques2020": [f"Marques2020_Ringach2002-{name}" for name in (
-        "circular_variance", "or_bandwidth", "orth_pref_ratio", "or_selective", "cv_bandwidth_ratio", "opr_cv_diff",
-        "modulation_ratio", "max_dc")]
-    + [f"Marques2020_Cavanaugh2002-{name}" for name in (
-        "grating_summation_field", "surround_diameter", "surround_suppression_index")]
-    + ["Marques2020_DeValois1982-pref_or", "Marques2020_DeValois1982-peak_sf", "Marques2020_Schiller1976-sf_bandwidth",
-       "Marques2020_Schiller1976-sf_selective"]
-    + [f"Marques2020_FreemanZiemba2013-{name}" for name in (
-        "texture_modulation_index", "abs_texture_modulation_index", "texture_selectivity", "texture_sparseness",
-        "texture_variance_ratio", "max_texture", "max_noise")],
-    "Hermann2020": ["Hermann2020cueconflict-shape_bias", "Hermann2020cueconflict-shape_match"],
-    "muzellec2026": ["MajajHong2015public.V4-reverse_pls", "MajajHong2015public.IT-reverse_pls"],
-    "MajajHong2015 temporal": ["MajajHong2015public.V4-temporal-pls", "MajajHong2015public.IT-temporal-pls"],
-    "THINGS": ["Gifford2022.IT-ridge", "Gifford2022.IT-ridgecv"]
-    + [f"Hebart2023_fmri.{r}-{m}" for r in ("V1", "V2", "V4", "IT") for m in ("ridge", "ridgecv")]
-    + [f"Papale2025.{r}-{m}" for r in ("V1", "V4", "IT") for m in ("ridge", "ridgecv")],
-    "Allen2022": [f"{p}.{r}-{k}" for p in ("Allen2022_fmri", "Allen2022_fmri_4subj", "Allen2022_fmri_surface",
-                                           "Allen2022_fmri_surface_4subj")
-                  for r in ("V1", "V2", "V4", "IT") for k in ("ridge", "rdm")],
-    "LAION-fMRI": [f"{p}.{r}-{s}-ridgecv" for p in ("Zerbe2026_fmri", "Zerbe2026_fmri_persubject")
-                   for r in ("V1", "V2", "V4", "IT") for s in ("tau", "ood")]
-    + [f"Zerbe2026_fmri.{r}-{k}" for r in ("V1", "V2", "V4", "IT") for k in ("rdm-pearson", "cka")],
-    "ImageNet": ["ImageNet-top1"],
-}
+@pytest.mark.parametrize("check", CHECKS, ids=str)
+def test_plugin_battery(check, raw_data_dir):
+    if check.skip_reason:
+        pytest.skip(check.skip_reason)
+    check()
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_own_benchmarks_are_listed(family):
-    missing = sorted(set(FAMILIES[family]) - set(REGISTERED))
-    assert not missing, f"{family}: not registered: {missing}"
+def test_every_kind_is_covered():
+    covered = {check.kind for check in CHECKS}
+    assert covered == set(KINDS), sorted(set(KINDS) - covered)
 
 
-@pytest.mark.parametrize("identifier", [i for i in NOT_SHIPPED if not i.startswith(("MajajHong", "FreemanZiemba",
-                                                                                     "Rajalingham"))])
-def test_not_shipped_benchmarks_build_offline(identifier):
-    benchmark = brainscore_vision.load_benchmark(identifier)  # nothing is loaded yet
+# -- families: the modules that register benchmarks ---------------------------------------------------------------
+OWN_BENCHMARKS = [info for info in brainscore_vision.list_plugins("benchmark") if info.distribution ==
+                  "brainscore-vision"]
+FAMILIES = sorted({info.module for info in OWN_BENCHMARKS})
+
+
+def test_every_benchmark_folder_is_a_registered_family():
+    """Every family folder under brainscore_vision/benchmarks registers benchmarks (re-export packages aside)."""
+    import brainscore_vision.benchmarks as benchmarks
+
+    folders = {f"brainscore_vision.benchmarks.{module.name}" for module in pkgutil.iter_modules(benchmarks.__path__)
+               if module.ispkg}
+    registered = {family for family in FAMILIES if family.startswith("brainscore_vision.benchmarks.")}
+    assert registered <= folders
+    # Brain-Score's import paths of the public-reference families: their benchmarks are registered by
+    # benchmarks.public_reference, these folders only re-export its classes under Brain-Score's module names
+    reexports = {f"brainscore_vision.benchmarks.{name}" for name in ("majajhong2015", "freemanziemba2013",
+                                                                    "rajalingham2018")}
+    assert folders - registered == reexports, sorted(folders - registered)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_family_knows_its_data_and_parents(family):
+    """Each family's benchmarks say where their data come from, cite, and sit under a leaderboard parent."""
+    members = [info.identifier for info in OWN_BENCHMARKS if info.module == family]
+    assert members
+    unknown = [identifier for identifier in members if data_need(identifier)[0] == "?"]
+    assert not unknown, f"{family}: no rule in benchmark_data.RULES for {unknown}"
+    for identifier in members:
+        if data_need(identifier)[0] not in ("shipped", "unavailable"):
+            continue  # loading these reads nothing yet, but their parents come from their data
+        benchmark = brainscore_vision.load_benchmark(identifier)
+        assert benchmark.bibtex and benchmark.bibtex.lstrip().startswith("@"), identifier
+        assert benchmark.parent in ("V1", "V2", "V4", "IT", "behavior") or STANDARD_PARENTS.get(
+            benchmark.parent) in ("V1", "behavior"), (identifier, benchmark.parent)
+
+
+@pytest.mark.parametrize("identifier", [info.identifier for info in OWN_BENCHMARKS if data_need(info.identifier)[0] in (
+    "network", "local", "network+local") and not info.identifier.startswith(("MajajHong", "FreemanZiemba",
+                                                                            "Rajalingham"))])
+def test_benchmarks_the_battery_skips_build_offline(identifier):
+    """Benchmarks on data the battery cannot reach are built without reading anything (their data load on first
+    use); the public-reference ones read their bucket's catalogue when built (test_public_reference_benchmarks.py)."""
+    benchmark = brainscore_vision.load_benchmark(identifier)
     assert benchmark.identifier == identifier
     assert benchmark.bibtex and benchmark.bibtex.lstrip().startswith("@")
     assert isinstance(benchmark.version, int) and callable(benchmark)
 
 
-@pytest.mark.parametrize("identifier", OWN)
-def test_battery(identifier, raw_data_dir):
-    benchmark = brainscore_vision.load_benchmark(identifier)
-    check_benchmark(benchmark)
-    assert benchmark.identifier == identifier
-    assert benchmark.bibtex and benchmark.bibtex.lstrip().startswith("@")
-    assert benchmark.parent in ("V1", "V2", "V4", "IT", "behavior") or STANDARD_PARENTS.get(benchmark.parent) in (
-        "V1", "behavior")
+def test_every_data_and_stimulus_plugin_has_a_known_source():
+    for kind in ("data", "stimulus_set"):
+        for info in brainscore_vision.list_plugins(kind):
+            if info.distribution == "brainscore-vision":
+                assert plugin_data_need(kind, info.identifier, info.module)[0] != "?", (kind, info)
 
 
-# -- the battery over every registered model, data plugin and ceiling (issue 21, item 10) -----------------------
-#: public-catalogue data load from Brain-Score's bucket (no network in tests; covered with a local S3 server)
-REMOTE_DATA = "brainscore_vision.data_helpers.public_catalogue"
-#: data from Brain-Score's bucket or from local folders (THINGS, NSD, LAION-fMRI): their loaders are tested on
-#: synthetic stand-ins (test_newest_families.py, test_laion_fmri.py)
-NOT_SHIPPED_DATA = ("brainscore_vision.data.things", "brainscore_vision.data.allen2022",
-                    "brainscore_vision.data.laion_fmri")
-OWN_DATA = sorted(info.identifier for info in brainscore_vision.list_plugins("data")
-                  if info.module != REMOTE_DATA and not (info.module or "").startswith(NOT_SHIPPED_DATA))
-OWN_STIMULI = sorted(info.identifier for info in brainscore_vision.list_plugins("stimulus_set")
-                     if info.module != REMOTE_DATA and not (info.module or "").startswith(NOT_SHIPPED_DATA))
-#: models that run offline here (the pretrained ones need weight files); the others' architectures are tested
-#: in model-tools
-OFFLINE_MODELS = ["pixels", "randomnet", "alexnet-random", "resnet18-random", "cornet_z-random"]
+# -- the one call a plugin author makes ---------------------------------------------------------------------------
+def test_check_plugins_runs_a_distributions_battery_in_one_call(raw_data_dir):
+    """What a plugin author runs: every plugin of one distribution (here the ceilings of brainscore-metrics; the
+    whole distribution runs in test_plugin_battery), one outcome each."""
+    outcomes = check_plugins("brainscore-metrics", kinds=("ceiling",))
+    assert outcomes == {f"ceiling:{info.identifier}": "passed" for info in brainscore_vision.list_plugins("ceiling")}
 
 
-@pytest.fixture(scope="module")
-def few_real_stimuli(raw_data_dir):
-    stimuli = brainscore_vision.load_stimulus_set("Kriegeskorte2008")
-    few = stimuli.iloc[:6].copy()
-    few.identifier = "Kriegeskorte2008-first6"
-    return few
+def test_check_plugins_lists_every_failure(monkeypatch):
+    import brainscore_vision.testing as battery
+    from brainscore_vision.testing import PluginCheck
 
+    def fails(message):
+        def run():
+            raise AssertionError(message)
+        return run
 
-@pytest.mark.parametrize("identifier", OFFLINE_MODELS)
-def test_model_battery(identifier, few_real_stimuli):
-    from brainscore_core.testing import check_brain_model
-
-    check_brain_model(brainscore_vision.load_model(identifier), few_real_stimuli)
-
-
-@pytest.mark.parametrize("identifier", OWN_DATA)
-def test_data_plugin_battery(identifier, raw_data_dir):
-    from brainscore_core.testing import check_data_plugin
-
-    check_data_plugin(identifier, brainscore_vision.load_dataset(identifier))
-
-
-#: registered, but their images exist neither in the raw data nor offline (the load raises a clear error, tested in
-#: test_marques2020_data.py)
-UNAVAILABLE_STIMULI = {"FreemanZiemba2013_properties"}
-
-
-@pytest.mark.parametrize("identifier", [i for i in OWN_STIMULI if i not in UNAVAILABLE_STIMULI and (
-    not i.startswith("Geirhos2021") or i in ("Geirhos2021_cue-conflict", "Geirhos2021_edge"))])
-def test_stimulus_set_plugin_battery(identifier, raw_data_dir):
-    from brainscore_core.testing import check_data_plugin
-
-    check_data_plugin(identifier, brainscore_vision.load_stimulus_set(identifier))
-
-
-def test_ceiling_battery_on_real_data(raw_data_dir):
-    from brainscore_core.testing import check_ceiling
-
-    cowley = brainscore_vision.load_dataset("Cowley2023")  # single trials of session 210325: repetitions kept
-    check_ceiling(brainscore_vision.load_ceiling("internal_consistency"), cowley)
-    check_ceiling(brainscore_vision.load_ceiling("rsa_ceiling"), brainscore_vision.load_dataset("Kriegeskorte2008.hIT"))
+    planted = [PluginCheck("metric", "good", "mine", _run=lambda: None),
+               PluginCheck("benchmark", "bad.IT-pls", "mine", _run=fails("ceiling changed between two reads")),
+               PluginCheck("data", "remote", "mine", skip_reason="its data come from Brain-Score's public bucket"),
+               PluginCheck("model", "broken", "mine", _run=fails("IT: responses are not finite"))]
+    monkeypatch.setattr(battery, "plugin_checks", lambda *args, **kwargs: planted)
+    with pytest.raises(AssertionError) as error:
+        check_plugins("mine")
+    assert str(error.value).splitlines() == [
+        "2 of 4 plugin checks failed:", "benchmark:bad.IT-pls: AssertionError: ceiling changed between two reads",
+        "model:broken: AssertionError: IT: responses are not finite"]
+    monkeypatch.setattr(battery, "plugin_checks", lambda *args, **kwargs: planted[:3:2])
+    assert check_plugins("mine") == {"metric:good": "passed",
+                                     "data:remote": "skipped: its data come from Brain-Score's public bucket"}
+    monkeypatch.setattr(battery, "plugin_checks", lambda *args, **kwargs: [])
+    with pytest.raises(AssertionError, match="no plugin of distribution 'not-installed'"):
+        check_plugins("not-installed")

@@ -2,8 +2,9 @@
 
 Layout: ``$BRAINSCORE_HOME/ceilings/<identifier>/v<version>-<data digest>.json``. The JSON holds the
 value (a number, for a 0-d ceiling) and the attrs that are plain numbers/strings; array-valued attrs
-(e.g. ``raw`` per-split values) and non-0-d values go to netCDF files beside it, whose sha1 the JSON
-records. Every file is written to a temporary name and renamed; the JSON is written last, so a reader
+(e.g. ``raw`` per-split values: DataArrays, and numeric numpy arrays, read back as numpy arrays) and non-0-d
+values go to netCDF files beside it, whose sha1 the JSON records; lists of plain values (e.g. subject names) stay in
+the JSON; other attrs are not kept. Every file is written to a temporary name and renamed; the JSON is written last, so a reader
 that finds it finds complete files. Nothing is pickled.
 """
 
@@ -29,7 +30,8 @@ from brainscore_core.score import Score
 
 __all__ = ["CeilingCache", "caching_disabled", "data_digest"]
 
-FORMAT = 2  # 2: records carry a sha1 of their own content
+FORMAT = 3  # 2: records carry a sha1 of their own content; 3: numeric-array and list attrs kept (older records
+#    lack them, so they are misses and the ceiling is computed again)
 
 
 def caching_disabled() -> bool:
@@ -125,14 +127,17 @@ class CeilingCache:
                 return None
             arrays = {key: self._read_array(path.parent / entry["file"], entry["sha1"])
                       for key, entry in record["arrays"].items()}
+            plain_arrays = {key for key, entry in record["arrays"].items() if entry.get("kind") == "ndarray"}
         except (OSError, ValueError, KeyError, TypeError):
             return None
         if any(array is None for array in arrays.values()):
             return None
         value = arrays.pop("__value__", None)
         score = Score(value) if value is not None else Score(_number(record["value"]))
-        score.attrs = {key: _number(item) for key, item in record["attrs"].items()}
-        score.attrs.update({key: Score(array) for key, array in arrays.items()})
+        score.attrs = {key: [_number(entry) for entry in item] if isinstance(item, list) else _number(item)
+                       for key, item in record["attrs"].items()}
+        score.attrs.update({key: np.asarray(array.values) if key in plain_arrays else Score(array)
+                            for key, array in arrays.items()})
         return score
 
     def save(self, ceiling: Score, identifier: str, version: Any, digest: str) -> Path:
@@ -150,6 +155,11 @@ class CeilingCache:
                 arrays[key] = self._write_array(item, path, _safe_name(key))
             elif _plain(item) is not None:
                 record["attrs"][key] = _plain(item)
+            elif isinstance(item, (list, tuple)) and all(_plain(entry) is not None for entry in item):
+                record["attrs"][key] = [_plain(entry) for entry in item]  # e.g. subject names: read back as a list
+            elif _numeric_array(item) is not None:  # e.g. per-subject values as a numpy array: read back as one
+                arrays[key] = {**self._write_array(xr.DataArray(_numeric_array(item)), path, _safe_name(key)),
+                               "kind": "ndarray"}
         record["record_sha1"] = content_sha1(record)
         atomic_write(path, lambda temp: temp.write_text(json.dumps(record, indent=1, sort_keys=True)))
         return path
@@ -172,6 +182,17 @@ class CeilingCache:
         if sha1_hash(path) != sha1:
             return None
         return read_netcdf(path, cls="DataAssembly")
+
+
+def _numeric_array(value: Any) -> np.ndarray | None:
+    """``value`` as a numeric numpy array when it is one (or a nested list / tuple of numbers), else None."""
+    if not isinstance(value, (np.ndarray, list, tuple)):
+        return None
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        return None
+    return array if array.dtype.kind in "biuf" else None
 
 
 def _number(value: Any) -> Any:

@@ -4,8 +4,10 @@ scikit-learn's ``check_estimator``)."""
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -79,14 +81,18 @@ def _fail(benchmark: Any, problem: str) -> None:
 
 
 def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tuple[float, float] = (0.0, 1.0),
-                    ) -> None:
+                    reload: Callable[[], Any] | None = None) -> None:
     """Run the public battery of checks on one benchmark.
 
     Checks: ``identifier`` is a non-empty str; ``version`` an int (or str); ``parent`` and ``bibtex`` str
     or None; the benchmark and ``preallocate_memory`` are callable; ``ceiling`` is a Score with one
     finite value in ``ceiling_range`` (a non-finite ceiling must be documented in
-    ``ceiling.attrs['note']``); reading ``ceiling`` twice gives the same value. With a ``candidate``, also
-    scores it and checks the result is a single value with ``attrs['raw']`` and ``attrs['ceiling']``.
+    ``ceiling.attrs['note']``); a second read gives the same value. The second read is not served from memory: it
+    comes from ``reload()`` (a fresh instance, e.g. ``lambda: load_benchmark(identifier)``, whose ceiling is read
+    back from the disk cache the first read wrote, or computed again), else from a copy of the benchmark with its
+    in-memory ceiling dropped (a :class:`~brainscore_core.benchmarks.BenchmarkBase`), else from reading the property
+    again; it must also keep every attr of the first. With a ``candidate``, also scores it and checks the result is a single value with ``attrs['raw']`` and
+    ``attrs['ceiling']``.
 
     Parameters
     ----------
@@ -96,6 +102,8 @@ def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tup
         A model to score; None skips the scoring checks (which may be slow).
     ceiling_range : (float, float), default=(0.0, 1.0)
         Allowed range of the ceiling value.
+    reload : callable () -> Benchmark, or None, default=None
+        Builds a fresh instance of the same benchmark for the second ceiling read.
 
     Raises
     ------
@@ -129,9 +137,13 @@ def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tup
             _fail(benchmark, f"ceiling is {value} and attrs['note'] does not say why")
     elif not ceiling_range[0] - 1e-9 <= value <= ceiling_range[1] + 1e-9:
         _fail(benchmark, f"ceiling {value} is outside {ceiling_range}")
-    again, _ = score_center_error(benchmark.ceiling)
+    second = _fresh(benchmark, reload).ceiling
+    again, _ = score_center_error(second)
     if not (again == value or (math.isnan(again) and math.isnan(value))):
         _fail(benchmark, f"ceiling changed between two reads: {value} then {again}")
+    lost = sorted(set(ceiling.attrs) - set(getattr(second, "attrs", {})))
+    if lost:
+        _fail(benchmark, f"ceiling attrs {lost} lost between two reads (the second from a fresh instance)")
     if candidate is None:
         return
     score = score_benchmark(benchmark, candidate)
@@ -144,14 +156,28 @@ def check_benchmark(benchmark: Any, candidate: Any = None, *, ceiling_range: tup
             _fail(benchmark, f"score has no attrs[{key!r}]")
 
 
+def _fresh(benchmark: Any, reload: Callable[[], Any] | None) -> Any:
+    """The benchmark whose ceiling is read the second time: ``reload()``, or a copy without the ceiling in memory."""
+    from brainscore_core.benchmarks import BenchmarkBase
+
+    if reload is not None:
+        return reload()
+    if isinstance(benchmark, BenchmarkBase):
+        fresh = copy.copy(benchmark)
+        fresh._cached_ceiling = None
+        return fresh
+    return benchmark
+
+
 def _fail_plugin(kind: str, name: str, problem: str) -> None:
     raise AssertionError(f"{kind} {name!r}: {problem}")
 
 
-def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] = (0.0, 1.0)) -> None:
+def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] = (0.0, 1.0),
+                  expected_dims: tuple[str, ...] = ()) -> None:
     """The battery for a ceiling (``ceiling(data) -> Score``): callable, its constructor parameters readable
-    (``get_params()`` where it has one), one finite value in ``value_range`` (or NaN with ``attrs['note']``),
-    and the same value when called twice (seeded).
+    (``get_params()`` where it has one), values with dims ``expected_dims`` (one value by default), each finite and in
+    ``value_range`` (or NaN with ``attrs['note']``), and the same values when called twice (seeded).
 
     Raises AssertionError naming the ceiling's class and the failed check.
     """
@@ -165,16 +191,18 @@ def check_ceiling(ceiling: Any, data: Any, *, value_range: tuple[float, float] =
     if not isinstance(first, xr.DataArray):
         _fail_plugin("ceiling", name, f"returned {type(first).__name__}, not a Score")
     value, _ = score_center_error(first)
-    if isinstance(value, xr.DataArray):
-        _fail_plugin("ceiling", name, f"must be a single value, got dims {value.dims}")
-    if not math.isfinite(value):
+    dims = tuple(value.dims) if isinstance(value, xr.DataArray) else ()
+    if dims != tuple(expected_dims):
+        _fail_plugin("ceiling", name, f"must have dims {tuple(expected_dims)}, got dims {dims}")
+    values = np.atleast_1d(np.asarray(value, dtype=float))
+    if not np.isfinite(values).all():
         if not first.attrs.get("note"):
-            _fail_plugin("ceiling", name, f"is {value} and attrs['note'] does not say why")
-    elif not value_range[0] - 1e-9 <= value <= value_range[1] + 1e-9:
-        _fail_plugin("ceiling", name, f"value {value} is outside {value_range}")
-    again, _ = score_center_error(ceiling(data))
-    if not (again == value or (math.isnan(again) and math.isnan(value))):
-        _fail_plugin("ceiling", name, f"not deterministic: {value} then {again}")
+            _fail_plugin("ceiling", name, f"is {values.tolist()} and attrs['note'] does not say why")
+    elif ((values < value_range[0] - 1e-9) | (values > value_range[1] + 1e-9)).any():
+        _fail_plugin("ceiling", name, f"value {values.tolist()} is outside {value_range}")
+    again = np.atleast_1d(np.asarray(score_center_error(ceiling(data))[0], dtype=float))
+    if not np.array_equal(again, values, equal_nan=True):
+        _fail_plugin("ceiling", name, f"not deterministic: {values.tolist()} then {again.tolist()}")
 
 
 def check_brain_model(model: Any, stimuli: Any, *, regions: tuple[str, ...] = ("V1", "V2", "V4", "IT")) -> None:

@@ -22,7 +22,7 @@ import re
 
 from brainscore_vision.data_helpers.local_data import LOCAL_FOLDERS, local_folder_status
 
-__all__ = ["RULES", "data_marker", "data_need"]
+__all__ = ["PLUGIN_MODULE_RULES", "RULES", "UNAVAILABLE_STIMULUS_SETS", "data_marker", "data_need", "plugin_data_need"]
 
 _GEIRHOS_SHIPPED = "cueconflict|edge|silhouette|sketch"
 
@@ -39,6 +39,33 @@ RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"Zerbe2026_fmri", "local", "laion_fmri"),
     (r"ImageNet-top1$", "local", "imagenet"),
 )
+
+
+#: (pattern of the module of a data or stimulus-set plugin, need, local folder or None), first match wins
+PLUGIN_MODULE_RULES: tuple[tuple[str, str, str | None], ...] = (
+    (r"brainscore_vision\.data_helpers\.public_catalogue$", "network", None),
+    (r"brainscore_vision\.data\.things\b", "network+local", "things"),
+    (r"brainscore_vision\.data\.allen2022\b", "local", "nsd"),
+    (r"brainscore_vision\.data\.laion_fmri\b", "local", "laion_fmri"),
+    (r"brainscore_vision\.data\.", "shipped", None),
+)
+#: registered stimulus sets whose images cannot be had (the load raises a clear error)
+UNAVAILABLE_STIMULUS_SETS = frozenset({"FreemanZiemba2013_properties"})
+
+
+def plugin_data_need(kind: str, identifier: str, module: str | None = None) -> tuple[str, str | None]:
+    """(need, local folder or None) of a registered plugin: a benchmark by :data:`RULES` on its identifier, a data or
+    stimulus-set plugin by :data:`PLUGIN_MODULE_RULES` on the module that registers it; ``('?', None)`` for anything
+    else (a model, a metric, a third party's plugin)."""
+    if kind == "benchmark":
+        return data_need(identifier)
+    if kind == "stimulus_set" and identifier in UNAVAILABLE_STIMULUS_SETS:
+        return "unavailable", None
+    if kind in ("data", "stimulus_set"):
+        for pattern, need, folder in PLUGIN_MODULE_RULES:
+            if re.match(pattern, module or ""):
+                return need, folder
+    return "?", None
 
 
 def data_need(identifier: str) -> tuple[str, str | None]:
