@@ -262,14 +262,24 @@ def _per_split(score) -> list[float] | None:
     return [float(v) for v in np.nanmedian(values, axis=1)]
 
 
+def _warm_up(side: str, kind: str, identifier: str, kwargs: dict, directory: Path) -> None:
+    """One untimed call of the same metric on the small ``synth`` inputs (640 x 300): lazy imports, BLAS thread
+    start-up and first-call costs are paid before the clock starts, on both sides alike."""
+    from brainscore_vision import load_ceiling, load_metric
+
+    small = build_inputs(side, "synth", kind, directory)
+    (load_ceiling if kind == "ceiling" else load_metric)(identifier, **kwargs)(*small)
+
+
 def run_case(side: str, case: str, directory: Path, repeat: int = 1) -> dict:
-    """Load the inputs, load the metric by identifier, time ``repeat`` calls (the first includes lazy
-    imports done inside the call); ``seconds`` is their median."""
+    """Load the inputs, load the metric by identifier, warm it up on the small inputs (untimed), then time
+    ``repeat`` calls; ``seconds`` is their median."""
     from brainscore_vision import load_ceiling, load_metric
 
     group, identifier, kind, kwargs = CASES[case]
     inputs = build_inputs(side, group, kind, directory)
     metric = (load_ceiling if kind == "ceiling" else load_metric)(identifier, **kwargs)
+    _warm_up(side, kind, identifier, kwargs, directory)
     load_before = _loadavg()
     times = []
     for _ in range(repeat):
@@ -288,13 +298,15 @@ def run_case(side: str, case: str, directory: Path, repeat: int = 1) -> dict:
     }
 
 
-def run(side: str, cases: list[str], directory: Path, repeat: int = 1) -> None:
+def run(side: str, cases: list[str], directory: Path, repeat: int = 1, results: Path | None = None) -> None:
     import warnings
 
     warnings.simplefilter("ignore")
+    results = results or directory
+    results.mkdir(parents=True, exist_ok=True)
     for case in cases:
         result = run_case(side, case, directory, repeat)
-        path = directory / f"result_{case}_{side}_{int(time.time())}.json"
+        path = results / f"result_{case}_{side}_{time.time_ns()}.json"
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(result, indent=1))
         os.replace(tmp, path)
@@ -302,48 +314,75 @@ def run(side: str, cases: list[str], directory: Path, repeat: int = 1) -> None:
                                                  "loadavg_before")}), flush=True)
 
 
+def alternate(cases: list[str], directory: Path, repeat: int, reference_python: str, results: Path) -> None:
+    """Both sides in one run: for each case, ``repeat`` rounds of one call on our side then one on the
+    reference side, each in a fresh process (inputs built and the metric warmed up before its clock starts), so
+    both sides see the same changes of the machine's load; the table reports each side's median."""
+    import subprocess
+    import sys
+
+    for case in cases:
+        for _ in range(repeat):
+            for side, python in (("ours", sys.executable), ("reference", reference_python)):
+                subprocess.run([python, __file__, "run", "--side", side, "--dir", str(directory), "--results",
+                                str(results), "--cases", case, "--repeat", "1"], check=True)
+
+
 # ----------------------------------------------------------------------------------------------- table
 
-def table(directory: Path) -> None:
-    results: dict = {}
-    for path in sorted(directory.glob("result_*.json")):
+def table(results: Path) -> None:
+    """Markdown: per case, each side's value (of its last call), the median of its calls, the number of calls and
+    the load averages (1-minute) seen at their starts."""
+    found: dict = {}
+    for path in sorted(results.glob("result_*.json")):
         result = json.loads(path.read_text())
         threads = result.get("threads") or "default"
-        results.setdefault((result["case"], threads), {}).setdefault(result["side"], []).append(result)
+        found.setdefault((result["case"], threads), {}).setdefault(result["side"], []).append(result)
     print("| case | BLAS threads | metric | reference value +- error | our value +- error | abs diff "
-          "| reference time | our time | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for case, threads in sorted(results, key=lambda key: (list(CASES).index(key[0]), key[1])):
-        sides = results[case, threads]
+          "| reference time (median of n) | our time (median of n) | load at the starts | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for case, threads in sorted(found, key=lambda key: (list(CASES).index(key[0]), key[1])):
+        sides = found[case, threads]
         if {"ours", "reference"} - set(sides):
             continue
         ref, ours = sides["reference"], sides["ours"]
         r, o = ref[-1], ours[-1]
-        ref_t = float(np.median([t for x in ref for t in x["all_seconds"]]))
-        our_t = float(np.median([t for x in ours for t in x["all_seconds"]]))
-        print(f"| {case} | {threads} | {r['metric']} | {r['value']!r} +- {r['error']!r} | {o['value']!r} +- {o['error']!r} "
-              f"| {abs(r['value'] - o['value']):.3g} | {ref_t:.3g} s | {our_t:.3g} s | {ref_t / our_t:.1f}x |")
+        ref_times = [t for x in ref for t in x["all_seconds"]]
+        our_times = [t for x in ours for t in x["all_seconds"]]
+        ref_t, our_t = float(np.median(ref_times)), float(np.median(our_times))
+        loads = [x["loadavg_before"][0] for x in ref + ours]
+        print(f"| {case} | {threads} | {r['metric']} | {r['value']!r} +- {r['error']!r} | {o['value']!r} +- "
+              f"{o['error']!r} | {abs(r['value'] - o['value']):.3g} | {ref_t:.3g} s ({len(ref_times)}) "
+              f"| {our_t:.3g} s ({len(our_times)}) | {min(loads):.1f}-{max(loads):.1f} | {ref_t / our_t:.1f}x |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["prepare", "run", "table"])
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/bs_compare"))
+    parser.add_argument("command", choices=["prepare", "run", "alternate", "table"])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/bs_compare"), help="the input arrays")
+    parser.add_argument("--results", type=Path, default=None, help="where result JSON files go (default: --dir)")
     parser.add_argument("--side", choices=["ours", "reference"])
+    parser.add_argument("--reference-python", default=os.environ.get("BRAINSCORE_REFERENCE_PYTHON"),
+                        help="alternate: the python of a venv with brainscore-vision==2.4.2")
     parser.add_argument("--cases", nargs="*", default=[])
     parser.add_argument("--big", action="store_true")
     parser.add_argument("--wide", action="store_true", help="also the float32 inputs of the w32/px cases")
     parser.add_argument("--hard", action="store_true", help="also the hard inputs of the q8/q8r/pxr cases")
-    parser.add_argument("--repeat", type=int, default=1, help="calls per case; the median is reported")
+    parser.add_argument("--repeat", type=int, default=1, help="calls per case (and side); the median is reported")
     args = parser.parse_args()
+    results = args.results or args.dir
     if args.command == "prepare":
         prepare(args.dir, args.big, args.wide)
         if args.hard:
             prepare_hard(args.dir)
     elif args.command == "run":
-        run(args.side, args.cases, args.dir, args.repeat)
+        run(args.side, args.cases, args.dir, args.repeat, results)
+    elif args.command == "alternate":
+        if not args.reference_python:
+            parser.error("alternate needs --reference-python (or $BRAINSCORE_REFERENCE_PYTHON)")
+        alternate(args.cases, args.dir, args.repeat, args.reference_python, results)
     else:
-        table(args.dir)
+        table(results)
 
 
 if __name__ == "__main__":
