@@ -47,7 +47,8 @@ from pathlib import Path
 
 import numpy as np
 
-DATA = Path(os.environ.get("BRAINSCORE_RAW_DATA", Path(__file__).resolve().parents[3] / ".." / "shared" / "data"))
+DATA = Path(os.environ["BRAINSCORE_RAW_DATA"]) if "BRAINSCORE_RAW_DATA" in os.environ else (
+    Path(__file__).resolve().parents[3] / ".." / "shared" / "data")
 
 # case -> (input group, metric identifier, kind, metric kwargs)
 CASES = {
@@ -91,7 +92,11 @@ CASES = {
     **{f"{group}_{short}1": (group, metric, "metric", {"crossvalidation_kwargs": {"splits": 1}})
        for group in ("q8", "q8r", "pxr")
        for short, metric in (("linear", "linear_predictivity"), ("pls", "pls"), ("n2n", "neuron_to_neuron"))},
+    # the q8 float32 values cast to float64: the reference's own float32 noise on the hard input
+    "q8c_linear1": ("q8c", "linear_predictivity", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
 }
+#: groups whose float32 source is cast to float64 (the reference fits float32 sources in float32 in places)
+CAST_GROUPS = {"w32c": "w32", "q8c": "q8"}
 
 
 # ---------------------------------------------------------------------------------------------- prepare
@@ -218,8 +223,8 @@ def _assembly(cls, values, ids, extra=None, prefix="n"):
 
 def build_inputs(side: str, group: str, kind: str, directory: Path):
     cls = _neuroid_assembly_class(side)
-    cast = group == "w32c"  # the float32 source cast to float64
-    group = "w32" if cast else group
+    cast = group in CAST_GROUPS  # the float32 source cast to float64
+    group = CAST_GROUPS.get(group, group)
     if group in ("synth", "mh", "w32", "px", "px4k", "q8", "q8r", "pxr"):
         ids, objects = _load(directory, f"{group}_ids"), _load(directory, f"{group}_objects")
         trials = _load(directory, f"{group}_trials")
@@ -321,11 +326,13 @@ def alternate(cases: list[str], directory: Path, repeat: int, reference_python: 
     import subprocess
     import sys
 
+    # the reference never sees PYTHONPATH (it may point our side at a snapshot of our sources)
+    reference_env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     for case in cases:
         for _ in range(repeat):
-            for side, python in (("ours", sys.executable), ("reference", reference_python)):
+            for side, python, env in (("ours", sys.executable, None), ("reference", reference_python, reference_env)):
                 subprocess.run([python, __file__, "run", "--side", side, "--dir", str(directory), "--results",
-                                str(results), "--cases", case, "--repeat", "1"], check=True)
+                                str(results), "--cases", case, "--repeat", "1"], check=True, env=env)
 
 
 # ----------------------------------------------------------------------------------------------- table

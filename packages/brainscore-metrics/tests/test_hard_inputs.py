@@ -23,7 +23,9 @@ from sklearn.model_selection import ShuffleSplit
 from threadpoolctl import threadpool_limits
 
 import brainscore_metrics._least_squares as least_squares
+from brainscore_metrics._ridge import centered_gram, ridge_heldout_predictions
 from brainscore_metrics.backend import get_backend
+from brainscore_metrics.errors import IllConditionedKernelError
 from brainscore_metrics.regression import LinearRegression, NeuronToNeuron, PLSRegression, RidgeRegression
 
 KINDS = ["int8_lowrank", "exact_lowrank", "duplicated_stimuli", "constant_duplicated_features", "smooth_spectrum",
@@ -234,3 +236,20 @@ def test_cowley_pixels(raw_data_dir):
         X = np.stack(rows)
         ours = LinearRegression().cross_predict(X, responses, splits)
         _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, responses, splits), 1e-6)
+
+
+@pytest.mark.parametrize("complementary", [True, False], ids=["one_factorisation", "per_split"])
+def test_ridge_on_a_large_scale_low_rank_float32_source_equals_sklearn(complementary):
+    # float32 products round the Gram matrix of a rank-3 source of scale 100 (offset 700) by more than alpha = 1:
+    # G + I from 'mixed' products is not positive definite; ridge recomputes the products in float64 and equals
+    # scikit-learn's Ridge(1.0) fitted per split on the float64 cast
+    rng = np.random.default_rng(0)
+    latent = rng.normal(size=(80, 3))
+    X = (latent @ rng.normal(size=(3, 240)) * 100 + 700).astype(np.float32)
+    Y = latent @ rng.normal(size=(3, 4)) + 0.3 * rng.normal(size=(80, 4))
+    with pytest.raises(IllConditionedKernelError):  # the premise: the mixed-precision kernel is indefinite
+        ridge_heldout_predictions(get_backend("numpy"), centered_gram(get_backend("numpy"), X, "mixed"), Y,
+                                  [np.arange(8)], alpha=1.0)
+    splits = _splits(80) if complementary else [(train[:60], test) for train, test in _splits(80)]
+    ours = RidgeRegression(1.0).cross_predict(X, Y, splits)
+    _assert_close(get_backend("numpy"), ours, _sklearn(lambda: SkRidge(1.0), X, Y, splits), 1e-7)
