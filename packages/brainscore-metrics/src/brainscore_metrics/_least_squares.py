@@ -228,21 +228,26 @@ def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precisi
         if xp.triangular_rcond(leading) ** 2 * MAX_LEAST_SQUARES_CONDITION < 1:
             raise IllConditionedKernelError(f"features Gram condition number ~{xp.triangular_rcond(leading) ** -2:.1e}")
         kept, _ = _centered_rows(xp, xp.take(X, xp.index(order[:rank], X), 1), np.arange(n))
-        basis = xp.solve_triangular(leading, kept.T, lower=True).T  # W = Xc L^-T, (n, rank)
-        del kept
         Y = xp.asarray(Y, dtype=xp.float64)
-        projected = basis.T @ Y  # W'Y = L^-1 Xc'Y
-        residuals = Y - basis @ projected - xp.mean(Y, axis=0)
+        projected = xp.solve_triangular(leading, kept.T @ Y, lower=True)  # W'Y = L^-1 Xc'Y, W = Xc L^-T
+        # W and the residuals only on the rows some split holds out (about 65 % of them for 10 splits of 10 %)
+        heldout_rows = np.unique(np.concatenate([np.asarray(test) for test in tests]))
+        position = np.zeros(n, dtype=np.int64)
+        position[heldout_rows] = np.arange(len(heldout_rows))
+        heldout_index = xp.index(heldout_rows, kept)
+        basis = xp.solve_triangular(leading, xp.take(kept, heldout_index, 0).T, lower=True).T  # (|U|, rank)
+        del kept
+        residuals = xp.take(Y, heldout_index, 0) - basis @ projected - xp.mean(Y, axis=0)
         coefficients = None  # C^-1 Xc'Y, the full fit's (kept features), formed when a split needs it
         predictions = []
         for test in tests:
-            rows = xp.index(np.asarray(test), basis)
-            local = xp.take(basis, rows, 0)
+            local_rows = xp.index(position[np.asarray(test)], basis)
+            local = xp.take(basis, local_rows, 0)
             block = xp.eye(len(test), like=local) - local @ local.T - 1.0 / n
             # pivoted: a lacking direction can leave a pivot of +1e-15 that a plain Cholesky would divide by
             factor, order, kept_pivots = xp.pivoted_cholesky(block, _LACKING_DIRECTION)
             order = xp.index(order, block)
-            held_residuals = xp.take(residuals, rows, 0)
+            held_residuals = xp.take(residuals, local_rows, 0)
             if kept_pivots == len(test):
                 heldout = xp.zeros(tuple(held_residuals.shape), like=held_residuals)
                 heldout[order] = xp.cholesky_factor_solve(factor, xp.take(held_residuals, order, 0))
@@ -254,7 +259,7 @@ def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precisi
                     coefficients = xp.solve_triangular(leading, projected, lower=True, transpose=True)
                 heldout = _minimum_norm_heldout(xp, (factor, order, kept_pivots), local, leading, coefficients,
                                                 held_residuals)
-            predictions.append(xp.take(Y, rows, 0) - heldout)
+            predictions.append(xp.take(Y, xp.index(np.asarray(test), Y), 0) - heldout)
     return predictions
 
 
