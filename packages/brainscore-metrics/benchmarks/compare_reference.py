@@ -16,6 +16,10 @@ Run::
     python benchmarks/compare_reference.py run --side ours --dir /tmp/bs_compare --cases synth_pls ...
     /tmp/refvenv/bin/python benchmarks/compare_reference.py run --side reference --dir /tmp/bs_compare ...
     python benchmarks/compare_reference.py table --dir /tmp/bs_compare
+    # both sides in one run, alternating single calls in fresh processes (median of --repeat per side):
+    python benchmarks/compare_reference.py alternate --dir /tmp/bs_compare --results /tmp/bs_results \
+        --reference-python /tmp/ref30venv/bin/python --repeat 3 --cases q8_linear1 q8_pls1
+    python benchmarks/compare_reference.py table --results /tmp/bs_results
 
 Cases: ``synth_pls``, ``synth_ridge``, ``synth_ic`` (640 stimuli x 300 features -> 50 neuroids,
 8 objects, 10 repetitions), ``cowley_ic`` (Cowley 2023 V4 session 210325 trials), ``rdm92``, ``cka92``,
@@ -27,7 +31,8 @@ With ``--hard`` (issue 31): ``q8_*`` and ``q8r_*`` (int8-quantised activations, 
 centred Gram condition number of 2.2e8, and rank-deficient) and ``pxr_*`` (the 640 Cowley 2023 images as 8-bit
 pixels, 37,632 features, to the session's averaged V4 responses), each for ``linear``, ``ridge``, ``pls``, ``n2n``
 (10 splits) and ``linear1``, ``pls1``, ``n2n1`` (1 split, the same split on both sides, for a reference too slow to
-run whole). Every side's time is the median of its ``--repeat`` calls.
+run whole). Every side's time is the median of its ``--repeat`` calls. ``q8c_linear1`` and ``q8c_ridge``: the q8 float32
+values cast to float64, to separate the reference's float32 arithmetic from the method.
 
 Not part of ``nox -s benchmarks`` (it needs the separate reference venv). Point ``BRAINSCORE_HOME``,
 ``RESULTCACHING_HOME`` and ``BRAINIO_HOME`` at temporary folders for both sides; set
@@ -94,6 +99,7 @@ CASES = {
        for short, metric in (("linear", "linear_predictivity"), ("pls", "pls"), ("n2n", "neuron_to_neuron"))},
     # the q8 float32 values cast to float64: the reference's own float32 noise on the hard input
     "q8c_linear1": ("q8c", "linear_predictivity", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "q8c_ridge": ("q8c", "ridge", "metric", {}),
 }
 #: groups whose float32 source is cast to float64 (the reference fits float32 sources in float32 in places)
 CAST_GROUPS = {"w32c": "w32", "q8c": "q8"}
