@@ -161,6 +161,19 @@ def test_rank_deficient_kernels_never_use_an_svd(monkeypatch, kind):
     _assert_close(xp, ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
 
 
+def test_fewer_varying_features_than_stimuli_skip_the_kernel_factorisation(monkeypatch):
+    # 60 varying columns (rank <= 60 < n - 1 = 79) among 240: the singular kernel is not factorised first
+    X, Y = hard_source("int8_lowrank", 80, 240)
+    X[:, 60:] = 5.0
+    monkeypatch.setattr(least_squares, "ridge_heldout_predictions",
+                        lambda *a, **k: pytest.fail("the singular kernel was factorised"))
+    monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: pytest.fail("a split was solved alone"))
+    splits = _splits(80)
+    ours = LinearRegression().cross_predict(X, Y, splits)
+    monkeypatch.undo()
+    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
+
 def test_splits_lacking_a_direction_get_the_minimum_norm_solution(monkeypatch):
     # sparse units: held-out stimuli that hold all of a unit's activity leave the training rows without that
     # direction; those splits take the minimum-norm branch and still equal scikit-learn (its lstsq is minimum-norm)

@@ -346,8 +346,12 @@ def cross_predictions(xp, X, Y, splits, *, rcond: float = RCOND, precision: str 
     if X.shape[1] > n_train:
         gram = centered_gram(xp, X, precision)
         if complementary:
-            with contextlib.suppress(IllConditionedKernelError):  # gram itself stays intact (a copy is factorised)
-                return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0)
+            # rank(Xc) is at most the number of varying columns: with fewer than n - 1 (dead units of quantised
+            # ReLU activations) the kernel is singular, and its factorisation would only fail
+            varying = xp.item(xp.sum(xp.any(X[:1] != X, axis=0)))
+            if varying >= X.shape[0] - 1:
+                with contextlib.suppress(IllConditionedKernelError):  # gram stays intact (a copy is factorised)
+                    return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0)
             with lapack_single_thread(xp):
                 compressed = compressed_source(xp, gram, rcond=rcond)
             # one r x r factorisation (r <= n - 1) and an |S| x |S| one per split, against a training block each
