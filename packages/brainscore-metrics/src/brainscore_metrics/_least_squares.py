@@ -10,7 +10,8 @@ Paths, fastest first (each split gets the first that applies):
 1. **Wide, complementary splits** (more features than training stimuli, every split's training rows the complement
    of its test rows): ridge's held-out identity at ``alpha = 0`` (:func:`brainscore_metrics._ridge.
    ridge_heldout_predictions`): one Cholesky factorisation for all splits. Taken when the estimated condition
-   number of the bordered kernel is at most :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`.
+   number of the bordered kernel is at most :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`; not
+   tried when fewer than n - 1 columns vary (the kernel is then singular).
 2. **Narrow, complementary splits** (:func:`heldout_predictions_narrow`): the same identity in feature space. With
    ``C = Xc' Xc`` (features globally centred) and ``Z = [Xc 1]``, ``Z'Z`` is block diagonal (``Xc' 1 = 0``), so the
    hat matrix is ``H = W W' + 1 1' / n`` with ``W = Xc L^-T`` (``L L'`` a pivoted Cholesky factorisation of ``C``,
