@@ -21,7 +21,7 @@ import numpy as np
 import scipy.stats
 import xarray as xr
 from sklearn.cross_decomposition import PLSRegression
-from sklearn.linear_model import Ridge
+from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 
 from brainscore_metrics.internal_consistency import InternalConsistency
@@ -123,7 +123,10 @@ def main():
                         help="splits of the slow references (sklearn PLS, neuron-to-neuron loop) to run")
     parser.add_argument("--threads", type=int, default=None,
                         help="limit BLAS/OpenMP threads for both sides (stable timings on a shared machine)")
-    parser.add_argument("--only", nargs="*", default=["pls", "ridge", "neuron_to_neuron", "internal_consistency"])
+    parser.add_argument("--only", nargs="*", default=["pls", "ridge", "neuron_to_neuron", "internal_consistency"],
+                        help="metrics to run, of those and linear (linear_predictivity)")
+    parser.add_argument("--skip-baselines", action="store_true",
+                        help="only our side: time and peak memory (the reference columns stay NaN)")
     args = parser.parse_args()
     if args.threads:
         from threadpoolctl import threadpool_limits
@@ -140,23 +143,25 @@ def main():
         "pls": (lambda: PLSRegression(n_components=25, scale=False), args.reference_splits),
         "ridge": (lambda: Ridge(alpha=1.0), 10),
         "neuron_to_neuron": (NeuronToNeuronLoop, args.reference_splits),
+        "linear": (LinearRegression, 10),
     }
     for name in args.only:
         if name == "internal_consistency":
             score, ours_s, ours_peak = measure(lambda: InternalConsistency()(repeated))
-            ref, ref_s, ref_peak = measure(lambda: reference_ceiling(trials))
-            ref_splits, inputs = 10, repeated.values.nbytes
-            ours_splits = score.attrs["splits"]
+            ref_splits, inputs, ours_splits = 10, repeated.values.nbytes, score.attrs["splits"]
+            run_reference = lambda: reference_ceiling(trials)  # noqa: E731
         else:
             score, ours_s, ours_peak = measure(lambda name=name: CrossRegressedCorrelation(name)(source, target))
             make_estimator, ref_splits = references[name]
+            inputs, ours_splits = input_bytes, score.attrs["splits"][:ref_splits]
+            run_reference = lambda make=make_estimator, count=ref_splits: reference_regression(  # noqa: E731
+                X, Y, ids, objects, make, count)
+        if args.skip_baselines:
+            ref, ref_s, ref_peak = np.full(ref_splits, np.nan), np.nan, np.nan
+        else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ref, ref_s, ref_peak = measure(
-                    lambda make=make_estimator, count=ref_splits: reference_regression(X, Y, ids, objects, make,
-                                                                                      count))
-            inputs = input_bytes
-            ours_splits = score.attrs["splits"][:ref_splits]
+                ref, ref_s, ref_peak = measure(run_reference)
         ref_total = ref_s * 10 / ref_splits
         note = "" if ref_splits == 10 else f" (reference: {ref_splits} split(s) timed, x{10 / ref_splits:g})"
         agreement = np.max(np.abs(ours_splits - ref) / np.abs(ref))

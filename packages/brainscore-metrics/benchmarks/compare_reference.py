@@ -16,6 +16,10 @@ Run::
     python benchmarks/compare_reference.py run --side ours --dir /tmp/bs_compare --cases synth_pls ...
     /tmp/refvenv/bin/python benchmarks/compare_reference.py run --side reference --dir /tmp/bs_compare ...
     python benchmarks/compare_reference.py table --dir /tmp/bs_compare
+    # both sides in one run, alternating single calls in fresh processes (median of --repeat per side):
+    python benchmarks/compare_reference.py alternate --dir /tmp/bs_compare --results /tmp/bs_results \
+        --reference-python /tmp/ref30venv/bin/python --repeat 3 --cases q8_linear1 q8_pls1
+    python benchmarks/compare_reference.py table --results /tmp/bs_results
 
 Cases: ``synth_pls``, ``synth_ridge``, ``synth_ic`` (640 stimuli x 300 features -> 50 neuroids,
 8 objects, 10 repetitions), ``cowley_ic`` (Cowley 2023 V4 session 210325 trials), ``rdm92``, ``cka92``,
@@ -27,7 +31,8 @@ With ``--hard`` (issue 31): ``q8_*`` and ``q8r_*`` (int8-quantised activations, 
 centred Gram condition number of 2.2e8, and rank-deficient) and ``pxr_*`` (the 640 Cowley 2023 images as 8-bit
 pixels, 37,632 features, to the session's averaged V4 responses), each for ``linear``, ``ridge``, ``pls``, ``n2n``
 (10 splits) and ``linear1``, ``pls1``, ``n2n1`` (1 split, the same split on both sides, for a reference too slow to
-run whole). Every side's time is the median of its ``--repeat`` calls.
+run whole). Every side's time is the median of its ``--repeat`` calls. ``q8c_linear1`` and ``q8c_ridge``: the q8 float32
+values cast to float64, to separate the reference's float32 arithmetic from the method.
 
 Not part of ``nox -s benchmarks`` (it needs the separate reference venv). Point ``BRAINSCORE_HOME``,
 ``RESULTCACHING_HOME`` and ``BRAINIO_HOME`` at temporary folders for both sides; set
@@ -47,7 +52,8 @@ from pathlib import Path
 
 import numpy as np
 
-DATA = Path(os.environ.get("BRAINSCORE_RAW_DATA", Path(__file__).resolve().parents[3] / ".." / "shared" / "data"))
+DATA = Path(os.environ["BRAINSCORE_RAW_DATA"]) if "BRAINSCORE_RAW_DATA" in os.environ else (
+    Path(__file__).resolve().parents[3] / ".." / "shared" / "data")
 
 # case -> (input group, metric identifier, kind, metric kwargs)
 CASES = {
@@ -91,7 +97,12 @@ CASES = {
     **{f"{group}_{short}1": (group, metric, "metric", {"crossvalidation_kwargs": {"splits": 1}})
        for group in ("q8", "q8r", "pxr")
        for short, metric in (("linear", "linear_predictivity"), ("pls", "pls"), ("n2n", "neuron_to_neuron"))},
+    # the q8 float32 values cast to float64: the reference's own float32 noise on the hard input
+    "q8c_linear1": ("q8c", "linear_predictivity", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
+    "q8c_ridge": ("q8c", "ridge", "metric", {}),
 }
+#: groups whose float32 source is cast to float64 (the reference fits float32 sources in float32 in places)
+CAST_GROUPS = {"w32c": "w32", "q8c": "q8"}
 
 
 # ---------------------------------------------------------------------------------------------- prepare
@@ -218,8 +229,8 @@ def _assembly(cls, values, ids, extra=None, prefix="n"):
 
 def build_inputs(side: str, group: str, kind: str, directory: Path):
     cls = _neuroid_assembly_class(side)
-    cast = group == "w32c"  # the float32 source cast to float64
-    group = "w32" if cast else group
+    cast = group in CAST_GROUPS  # the float32 source cast to float64
+    group = CAST_GROUPS.get(group, group)
     if group in ("synth", "mh", "w32", "px", "px4k", "q8", "q8r", "pxr"):
         ids, objects = _load(directory, f"{group}_ids"), _load(directory, f"{group}_objects")
         trials = _load(directory, f"{group}_trials")
@@ -262,14 +273,24 @@ def _per_split(score) -> list[float] | None:
     return [float(v) for v in np.nanmedian(values, axis=1)]
 
 
+def _warm_up(side: str, kind: str, identifier: str, kwargs: dict, directory: Path) -> None:
+    """One untimed call of the same metric on the small ``synth`` inputs (640 x 300): lazy imports, BLAS thread
+    start-up and first-call costs are paid before the clock starts, on both sides alike."""
+    from brainscore_vision import load_ceiling, load_metric
+
+    small = build_inputs(side, "synth", kind, directory)
+    (load_ceiling if kind == "ceiling" else load_metric)(identifier, **kwargs)(*small)
+
+
 def run_case(side: str, case: str, directory: Path, repeat: int = 1) -> dict:
-    """Load the inputs, load the metric by identifier, time ``repeat`` calls (the first includes lazy
-    imports done inside the call); ``seconds`` is their median."""
+    """Load the inputs, load the metric by identifier, warm it up on the small inputs (untimed), then time
+    ``repeat`` calls; ``seconds`` is their median."""
     from brainscore_vision import load_ceiling, load_metric
 
     group, identifier, kind, kwargs = CASES[case]
     inputs = build_inputs(side, group, kind, directory)
     metric = (load_ceiling if kind == "ceiling" else load_metric)(identifier, **kwargs)
+    _warm_up(side, kind, identifier, kwargs, directory)
     load_before = _loadavg()
     times = []
     for _ in range(repeat):
@@ -288,13 +309,15 @@ def run_case(side: str, case: str, directory: Path, repeat: int = 1) -> dict:
     }
 
 
-def run(side: str, cases: list[str], directory: Path, repeat: int = 1) -> None:
+def run(side: str, cases: list[str], directory: Path, repeat: int = 1, results: Path | None = None) -> None:
     import warnings
 
     warnings.simplefilter("ignore")
+    results = results or directory
+    results.mkdir(parents=True, exist_ok=True)
     for case in cases:
         result = run_case(side, case, directory, repeat)
-        path = directory / f"result_{case}_{side}_{int(time.time())}.json"
+        path = results / f"result_{case}_{side}_{time.time_ns()}.json"
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(result, indent=1))
         os.replace(tmp, path)
@@ -302,48 +325,77 @@ def run(side: str, cases: list[str], directory: Path, repeat: int = 1) -> None:
                                                  "loadavg_before")}), flush=True)
 
 
+def alternate(cases: list[str], directory: Path, repeat: int, reference_python: str, results: Path) -> None:
+    """Both sides in one run: for each case, ``repeat`` rounds of one call on our side then one on the
+    reference side, each in a fresh process (inputs built and the metric warmed up before its clock starts), so
+    both sides see the same changes of the machine's load; the table reports each side's median."""
+    import subprocess
+    import sys
+
+    # the reference never sees PYTHONPATH (it may point our side at a snapshot of our sources)
+    reference_env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    for case in cases:
+        for _ in range(repeat):
+            for side, python, env in (("ours", sys.executable, None), ("reference", reference_python, reference_env)):
+                subprocess.run([python, __file__, "run", "--side", side, "--dir", str(directory), "--results",
+                                str(results), "--cases", case, "--repeat", "1"], check=True, env=env)
+
+
 # ----------------------------------------------------------------------------------------------- table
 
-def table(directory: Path) -> None:
-    results: dict = {}
-    for path in sorted(directory.glob("result_*.json")):
+def table(results: Path) -> None:
+    """Markdown: per case, each side's value (of its last call), the median of its calls, the number of calls and
+    the load averages (1-minute) seen at their starts."""
+    found: dict = {}
+    for path in sorted(results.glob("result_*.json")):
         result = json.loads(path.read_text())
         threads = result.get("threads") or "default"
-        results.setdefault((result["case"], threads), {}).setdefault(result["side"], []).append(result)
+        found.setdefault((result["case"], threads), {}).setdefault(result["side"], []).append(result)
     print("| case | BLAS threads | metric | reference value +- error | our value +- error | abs diff "
-          "| reference time | our time | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for case, threads in sorted(results, key=lambda key: (list(CASES).index(key[0]), key[1])):
-        sides = results[case, threads]
+          "| reference time (median of n) | our time (median of n) | load at the starts | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for case, threads in sorted(found, key=lambda key: (list(CASES).index(key[0]), key[1])):
+        sides = found[case, threads]
         if {"ours", "reference"} - set(sides):
             continue
         ref, ours = sides["reference"], sides["ours"]
         r, o = ref[-1], ours[-1]
-        ref_t = float(np.median([t for x in ref for t in x["all_seconds"]]))
-        our_t = float(np.median([t for x in ours for t in x["all_seconds"]]))
-        print(f"| {case} | {threads} | {r['metric']} | {r['value']!r} +- {r['error']!r} | {o['value']!r} +- {o['error']!r} "
-              f"| {abs(r['value'] - o['value']):.3g} | {ref_t:.3g} s | {our_t:.3g} s | {ref_t / our_t:.1f}x |")
+        ref_times = [t for x in ref for t in x["all_seconds"]]
+        our_times = [t for x in ours for t in x["all_seconds"]]
+        ref_t, our_t = float(np.median(ref_times)), float(np.median(our_times))
+        loads = [x["loadavg_before"][0] for x in ref + ours]
+        print(f"| {case} | {threads} | {r['metric']} | {r['value']!r} +- {r['error']!r} | {o['value']!r} +- "
+              f"{o['error']!r} | {abs(r['value'] - o['value']):.3g} | {ref_t:.3g} s ({len(ref_times)}) "
+              f"| {our_t:.3g} s ({len(our_times)}) | {min(loads):.1f}-{max(loads):.1f} | {ref_t / our_t:.1f}x |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["prepare", "run", "table"])
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/bs_compare"))
+    parser.add_argument("command", choices=["prepare", "run", "alternate", "table"])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/bs_compare"), help="the input arrays")
+    parser.add_argument("--results", type=Path, default=None, help="where result JSON files go (default: --dir)")
     parser.add_argument("--side", choices=["ours", "reference"])
+    parser.add_argument("--reference-python", default=os.environ.get("BRAINSCORE_REFERENCE_PYTHON"),
+                        help="alternate: the python of a venv with brainscore-vision==2.4.2")
     parser.add_argument("--cases", nargs="*", default=[])
     parser.add_argument("--big", action="store_true")
     parser.add_argument("--wide", action="store_true", help="also the float32 inputs of the w32/px cases")
     parser.add_argument("--hard", action="store_true", help="also the hard inputs of the q8/q8r/pxr cases")
-    parser.add_argument("--repeat", type=int, default=1, help="calls per case; the median is reported")
+    parser.add_argument("--repeat", type=int, default=1, help="calls per case (and side); the median is reported")
     args = parser.parse_args()
+    results = args.results or args.dir
     if args.command == "prepare":
         prepare(args.dir, args.big, args.wide)
         if args.hard:
             prepare_hard(args.dir)
     elif args.command == "run":
-        run(args.side, args.cases, args.dir, args.repeat)
+        run(args.side, args.cases, args.dir, args.repeat, results)
+    elif args.command == "alternate":
+        if not args.reference_python:
+            parser.error("alternate needs --reference-python (or $BRAINSCORE_REFERENCE_PYTHON)")
+        alternate(args.cases, args.dir, args.repeat, args.reference_python, results)
     else:
-        table(args.dir)
+        table(results)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 Hard sources: int8-quantised low-rank activations (full rank only through the quantisation, a squared condition
 number near 1e9 after centring), exactly low-rank features, duplicated stimuli, constant and duplicated features,
-a smoothly decaying spectrum (condition number 1e4) and pixel-like uint8 images; each wide (features > stimuli) and
-narrow, float32 and float64. Expected predictions come from scikit-learn (``LinearRegression()``, ``Ridge``,
+a smoothly decaying spectrum (condition number 1e4), pixel-like uint8 images and sparse units (each active on one or
+two stimuli: a split whose held-out stimuli hold all of a unit's activity lacks that direction); each wide
+(features > stimuli) and narrow, float32 and float64. Expected predictions come from scikit-learn (``LinearRegression()``, ``Ridge``,
 ``PLSRegression(scale=False)``) fitted per split on the float64 cast of the same source, and for neuron-to-neuron
 from ``np.corrcoef`` written out here; the real-data case uses the Cowley 2023 images' pixels.
 """
@@ -22,11 +23,13 @@ from sklearn.model_selection import ShuffleSplit
 from threadpoolctl import threadpool_limits
 
 import brainscore_metrics._least_squares as least_squares
+from brainscore_metrics._ridge import centered_gram, ridge_heldout_predictions
 from brainscore_metrics.backend import get_backend
+from brainscore_metrics.errors import IllConditionedKernelError
 from brainscore_metrics.regression import LinearRegression, NeuronToNeuron, PLSRegression, RidgeRegression
 
 KINDS = ["int8_lowrank", "exact_lowrank", "duplicated_stimuli", "constant_duplicated_features", "smooth_spectrum",
-         "pixels"]
+         "pixels", "sparse_units"]
 
 
 def hard_source(kind: str, n: int, p: int, seed: int = 0):
@@ -63,6 +66,14 @@ def hard_source(kind: str, n: int, p: int, seed: int = 0):
         X = np.round(images).reshape(n, -1)
         X = np.concatenate([X, np.full((n, p - X.shape[1]), 128.0)], axis=1)
         latent = (X[:, :8] - 128) / 64
+    elif kind == "sparse_units":  # a rank-8 signal plus units active on one or two stimuli (dead elsewhere)
+        X = latent @ rng.normal(size=(8, p)) + 2
+        units = min(20, p // 4)
+        X[:, p - units:] = 0.0
+        for number in range(units):
+            X[(3 * number) % n, p - units + number] = 3.0 + number
+            if number % 2:
+                X[(3 * number + 1) % n, p - units + number] = 1.5
     else:
         raise ValueError(kind)
     Y = latent @ rng.normal(size=(8, 6)) + 0.5 * rng.normal(size=(n, 6))
@@ -134,22 +145,49 @@ def test_least_squares_keeps_the_one_factorisation_path(monkeypatch, n, p, kind)
     _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X.astype(np.float32), Y, splits), 1e-6)
 
 
-@pytest.mark.parametrize("kind", ["exact_lowrank", "duplicated_stimuli"])
+@pytest.mark.parametrize("kind", ["exact_lowrank", "duplicated_stimuli", "sparse_units"])
 def test_rank_deficient_kernels_never_use_an_svd(monkeypatch, kind):
-    # a singular stimulus Gram matrix: each split by pivoted Cholesky, no SVD or eigendecomposition anywhere
+    # a singular stimulus Gram matrix: one pivoted Cholesky factorisation compresses the source to its rank, and
+    # every split comes from one factorisation of that (none is solved on its own); no SVD or eigendecomposition
     xp = get_backend("numpy")
     X, Y = hard_source(kind, 80, 240)
     for name in ("svd", "eigh", "pinv"):
         monkeypatch.setattr(xp, name, lambda *args, **kwargs: pytest.fail("an SVD-type decomposition was used"))
     monkeypatch.setattr(np.linalg, "svd", lambda *args, **kwargs: pytest.fail("np.linalg.svd was used"))
-    calls = []
-    original = least_squares.split_predictions
-    monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: calls.append(1) or original(*a, **k))
+    monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: pytest.fail("a split was solved alone"))
     splits = _splits(80)
     ours = LinearRegression().cross_predict(X, Y, splits)
-    assert len(calls) == len(splits)
     monkeypatch.undo()
     _assert_close(xp, ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
+
+def test_fewer_varying_features_than_stimuli_skip_the_kernel_factorisation(monkeypatch):
+    # 60 varying columns (rank <= 60 < n - 1 = 79) among 240: the singular kernel is not factorised first
+    X, Y = hard_source("int8_lowrank", 80, 240)
+    X[:, 60:] = 5.0
+    monkeypatch.setattr(least_squares, "ridge_heldout_predictions",
+                        lambda *a, **k: pytest.fail("the singular kernel was factorised"))
+    monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: pytest.fail("a split was solved alone"))
+    splits = _splits(80)
+    ours = LinearRegression().cross_predict(X, Y, splits)
+    monkeypatch.undo()
+    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
+
+def test_splits_lacking_a_direction_get_the_minimum_norm_solution(monkeypatch):
+    # sparse units: held-out stimuli that hold all of a unit's activity leave the training rows without that
+    # direction; those splits take the minimum-norm branch and still equal scikit-learn (its lstsq is minimum-norm)
+    X, Y = hard_source("sparse_units", 80, 240)
+    # units are active on stimuli 3k (k < 20) and 3k + 1 (odd k): 0..7 holds all of units 0 and 2's activity,
+    # 40..47 all of unit 14's (stimulus 42); 61..68 holds none, so its training rows lack nothing
+    splits = [(np.setdiff1d(np.arange(80), test), test) for test in (np.arange(0, 8), np.arange(61, 69),
+                                                                      np.arange(40, 48))]
+    calls = []
+    original = least_squares._minimum_norm_heldout
+    monkeypatch.setattr(least_squares, "_minimum_norm_heldout", lambda *a: calls.append(1) or original(*a))
+    ours = LinearRegression().cross_predict(X, Y, splits)
+    assert len(calls) == 2
+    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
 
 
 def test_psd_pinv_solve_equals_numpy_pinv(backend_name):
@@ -163,6 +201,20 @@ def test_psd_pinv_solve_equals_numpy_pinv(backend_name):
         expected = np.linalg.pinv(matrix, rcond=1e-10, hermitian=True) @ rhs
         ours = xp.to_numpy(least_squares.psd_pinv_solve(xp, xp.asarray(matrix), xp.asarray(rhs)))
         np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-8 * np.abs(expected).max())
+
+
+def test_pivoted_cholesky_counts_no_pivot_at_or_below_the_tolerance(backend_name):
+    # a matrix of rounding-level entries (all of I - H_SS when the held-out stimuli duplicate training ones): LAPACK's
+    # pstrf alone keeps its first pivot when positive; rank 0 is the eigenvalue count above tol (np.linalg.eigvalsh)
+    xp = get_backend(backend_name)
+    rng = np.random.default_rng(2)
+    noise = rng.normal(size=(8, 8)) * 1e-16
+    tiny = noise @ noise.T + np.diag(np.linspace(1e-15, 3e-15, 8))
+    _, _, rank = xp.pivoted_cholesky(xp.asarray(tiny), 1e-9)
+    assert rank == np.count_nonzero(np.linalg.eigvalsh(tiny) > 1e-9) == 0
+    factor = rng.normal(size=(8, 3))
+    _, _, rank = xp.pivoted_cholesky(xp.asarray(factor @ factor.T + tiny), 1e-9)
+    assert rank == np.count_nonzero(np.linalg.eigvalsh(factor @ factor.T + tiny) > 1e-9) == 3
 
 
 def test_single_fit_equals_sklearn_on_hard_sources():
@@ -197,3 +249,20 @@ def test_cowley_pixels(raw_data_dir):
         X = np.stack(rows)
         ours = LinearRegression().cross_predict(X, responses, splits)
         _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, responses, splits), 1e-6)
+
+
+@pytest.mark.parametrize("complementary", [True, False], ids=["one_factorisation", "per_split"])
+def test_ridge_on_a_large_scale_low_rank_float32_source_equals_sklearn(complementary):
+    # float32 products round the Gram matrix of a rank-3 source of scale 100 (offset 700) by more than alpha = 1:
+    # G + I from 'mixed' products is not positive definite; ridge recomputes the products in float64 and equals
+    # scikit-learn's Ridge(1.0) fitted per split on the float64 cast
+    rng = np.random.default_rng(0)
+    latent = rng.normal(size=(80, 3))
+    X = (latent @ rng.normal(size=(3, 240)) * 100 + 700).astype(np.float32)
+    Y = latent @ rng.normal(size=(3, 4)) + 0.3 * rng.normal(size=(80, 4))
+    with pytest.raises(IllConditionedKernelError):  # the premise: the mixed-precision kernel is indefinite
+        ridge_heldout_predictions(get_backend("numpy"), centered_gram(get_backend("numpy"), X, "mixed"), Y,
+                                  [np.arange(8)], alpha=1.0)
+    splits = _splits(80) if complementary else [(train[:60], test) for train, test in _splits(80)]
+    ours = RidgeRegression(1.0).cross_predict(X, Y, splits)
+    _assert_close(get_backend("numpy"), ours, _sklearn(lambda: SkRidge(1.0), X, Y, splits), 1e-7)

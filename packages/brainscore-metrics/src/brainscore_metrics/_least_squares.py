@@ -10,21 +10,29 @@ Paths, fastest first (each split gets the first that applies):
 1. **Wide, complementary splits** (more features than training stimuli, every split's training rows the complement
    of its test rows): ridge's held-out identity at ``alpha = 0`` (:func:`brainscore_metrics._ridge.
    ridge_heldout_predictions`): one Cholesky factorisation for all splits. Taken when the estimated condition
-   number of the bordered kernel is at most :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`.
+   number of the bordered kernel is at most :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`; not
+   tried when fewer than n - 1 columns vary (the kernel is then singular).
 2. **Narrow, complementary splits** (:func:`heldout_predictions_narrow`): the same identity in feature space. With
    ``C = Xc' Xc`` (features globally centred) and ``Z = [Xc 1]``, ``Z'Z`` is block diagonal (``Xc' 1 = 0``), so the
    hat matrix is ``H = W W' + 1 1' / n`` with ``W = Xc L^-T`` (``L L'`` a pivoted Cholesky factorisation of ``C``,
    columns that are exactly dependent on others -- constant or duplicated features -- dropped, which leaves every
    prediction unchanged). The residual of stimulus set S under the model fitted without S is
    ``(I - H_SS)^-1 e_S`` (``e``: the residuals of the fit on all rows), a |S| x |S| solve per split.
-3. **Otherwise, per split** (:func:`split_predictions`): the training block of the Gram matrix (wide: stimuli x
+3. **Wide, complementary splits whose kernel path 1 refuses** (rank-deficient or too ill-conditioned stimulus Gram
+   matrix): the source is replaced by the pivoted Cholesky factor ``F`` (n x r) of its centred Gram matrix
+   (:func:`compressed_source`, pivots below ``rcond^2`` times the largest eigenvalue dropped, r the rank). Least
+   squares depends on the source only through its Gram matrix, so ``F`` gives the same predictions, and with r
+   features path 2 applies. Training rows that lose a direction of ``F`` (a unit active only on held-out stimuli:
+   ``I - H_SS`` singular) get scikit-learn's minimum-norm solution from the same factorisation
+   (:func:`_minimum_norm_heldout`), at the cost of a |S| x |S| pivoted factorisation.
+4. **Otherwise, per split** (:func:`split_predictions`): the training block of the Gram matrix (wide: stimuli x
    stimuli, centred on the training rows; narrow: features x features) is factorised by Cholesky with diagonal
    pivoting, stopped at the pivots below ``rcond^2`` times its largest eigenvalue (the squares of the singular
    values scikit-learn drops), and the solution is the pseudo-inverse one of that factor
-   (:func:`psd_pinv_solve`). This handles rank deficiency (duplicated stimuli, low-rank features, float32 rounding
-   of low-rank features), non-complementary splits and kernels too ill-conditioned for path 1. One pivoted
-   Cholesky of a training block costs what path 1's factorisation costs (less when the rank is low), so with 10
-   splits this path costs about 10 factorisations on top of the one Gram product every path pays.
+   (:func:`psd_pinv_solve`). This handles what the paths above refuse (a compressed source still too
+   ill-conditioned for path 2, non-complementary splits, narrow sources whose splits lose a feature direction).
+   One pivoted Cholesky of a training block costs what path 1's factorisation costs, so with 10 splits this path
+   costs about 10 factorisations on top of the one Gram product every path pays.
 
 Accuracy: the Gram matrix squares the condition number of the source, so these paths agree with an SVD of the
 source to about ``eps * cond(Xc)^2`` relative (measured: 4e-11 at cond 1e3, 2e-9 at 1e4, 2e-7 at 1e5; path 1's gate
@@ -50,12 +58,15 @@ from brainscore_metrics._ridge import (
     train_centered_kernel,
 )
 
-__all__ = ["RCOND", "cross_predictions", "heldout_predictions_narrow", "least_squares_fit", "psd_pinv_solve",
-           "split_predictions"]
+__all__ = ["RCOND", "compressed_source", "cross_predictions", "heldout_predictions_narrow", "least_squares_fit",
+           "psd_pinv_solve", "split_predictions"]
 
 #: scikit-learn's ``LinearRegression(tol=1e-6)``: relative cutoff of singular values
 RCOND = 1e-6
 _POWER_ITERATIONS = 30
+#: pivots of ``I - H_SS`` (eigenvalues in [0, 1]) at or below this count as directions the training rows lack:
+#: exactly lacking directions come out near ``eps * cond(C)`` (1e-12 at the 1e10 gate), present ones far above
+_LACKING_DIRECTION = 1e-9
 
 
 def _largest_eigenvalue(xp, matrix) -> float:
@@ -180,16 +191,25 @@ def split_predictions(xp, X, Y, train, test, *, gram=None, rcond: float = RCOND)
     return test_rows @ fitted["coef"] + y_mean
 
 
-def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precision: str = "float64"):
+def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precision: str = "float64",
+                               minimum_norm: bool = False):
     """Least-squares predictions of each held-out test set from one factorisation (path 2 of the module docstring).
 
     Every split's training rows must be the complement of its test rows.
 
+    Parameters
+    ----------
+    minimum_norm : bool, default=False
+        For a split whose training rows lack a direction of the kept features (``I - H_SS`` singular), the
+        minimum-norm solution over the kept features (:func:`_minimum_norm_heldout`) instead of None. Right for a
+        source whose kept features are all its columns, e.g. :func:`compressed_source`'s (the norm is then the
+        source's); with dropped duplicated columns the norm would differ from scikit-learn's.
+
     Returns
     -------
     predictions : list of (arrays of shape (n_test, n_neuroids) or None)
-        None for a split whose training rows leave the kept features dependent (``I - H_SS`` singular); the
-        caller solves that split by :func:`split_predictions`.
+        None for a split whose training rows leave the kept features dependent (``I - H_SS`` singular) without
+        ``minimum_norm``; the caller solves that split by :func:`split_predictions`.
 
     Raises
     ------
@@ -209,22 +229,103 @@ def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precisi
         if xp.triangular_rcond(leading) ** 2 * MAX_LEAST_SQUARES_CONDITION < 1:
             raise IllConditionedKernelError(f"features Gram condition number ~{xp.triangular_rcond(leading) ** -2:.1e}")
         kept, _ = _centered_rows(xp, xp.take(X, xp.index(order[:rank], X), 1), np.arange(n))
-        basis = xp.solve_triangular(leading, kept.T, lower=True).T  # W = Xc L^-T, (n, rank)
-        del kept
         Y = xp.asarray(Y, dtype=xp.float64)
-        residuals = Y - basis @ (basis.T @ Y) - xp.mean(Y, axis=0)
+        projected = xp.solve_triangular(leading, kept.T @ Y, lower=True)  # W'Y = L^-1 Xc'Y, W = Xc L^-T
+        # W and the residuals only on the rows some split holds out (about 65 % of them for 10 splits of 10 %)
+        heldout_rows = np.unique(np.concatenate([np.asarray(test) for test in tests]))
+        position = np.zeros(n, dtype=np.int64)
+        position[heldout_rows] = np.arange(len(heldout_rows))
+        heldout_index = xp.index(heldout_rows, kept)
+        basis = xp.solve_triangular(leading, xp.take(kept, heldout_index, 0).T, lower=True).T  # (|U|, rank)
+        del kept
+        residuals = xp.take(Y, heldout_index, 0) - basis @ projected - xp.mean(Y, axis=0)
+        coefficients = None  # C^-1 Xc'Y, the full fit's (kept features), formed when a split needs it
         predictions = []
         for test in tests:
-            rows = xp.index(np.asarray(test), basis)
-            local = xp.take(basis, rows, 0)
+            local_rows = xp.index(position[np.asarray(test)], basis)
+            local = xp.take(basis, local_rows, 0)
             block = xp.eye(len(test), like=local) - local @ local.T - 1.0 / n
-            try:
-                heldout = xp.cholesky_solve(block, xp.take(residuals, rows, 0))
-            except (np.linalg.LinAlgError, RuntimeError):
+            # pivoted: a lacking direction can leave a pivot of +1e-15 that a plain Cholesky would divide by
+            factor, order, kept_pivots = xp.pivoted_cholesky(block, _LACKING_DIRECTION)
+            order = xp.index(order, block)
+            held_residuals = xp.take(residuals, local_rows, 0)
+            if kept_pivots == len(test):
+                heldout = xp.zeros(tuple(held_residuals.shape), like=held_residuals)
+                heldout[order] = xp.cholesky_factor_solve(factor, xp.take(held_residuals, order, 0))
+            elif not minimum_norm:
                 predictions.append(None)
                 continue
-            predictions.append(xp.take(Y, rows, 0) - heldout)
+            else:
+                if coefficients is None:
+                    coefficients = xp.solve_triangular(leading, projected, lower=True, transpose=True)
+                heldout = _minimum_norm_heldout(xp, (factor, order, kept_pivots), local, leading, coefficients,
+                                                held_residuals)
+            predictions.append(xp.take(Y, xp.index(np.asarray(test), Y), 0) - heldout)
     return predictions
+
+
+def _minimum_norm_heldout(xp, pivoted, local, leading, coefficients, residuals):
+    """Held-out residuals ``r_S`` of the minimum-norm least-squares fit on the training rows T, when they lack
+    directions of the features (``M = I - H_SS`` singular).
+
+    Every solution of the training normal equations satisfies ``M r_S = e_S`` (e: the full fit's residuals), and
+    gives the training coefficients ``b_T = b - C^-1 Z_S' r_S`` (b: the full fit's, C = Zc'Zc, Zc the centred kept
+    features); the solutions differ by ``u`` in the null space of M, which moves ``b_T`` along the lacking
+    directions ``C^-1 Z_S' u``. So ``r_S = r_0 + N a``: ``r_0`` one solution (from the pivoted factor of M, zero on
+    its trailing pivots), N a basis of M's null space (from the same factor), and ``a`` chosen so that ``b_T`` is
+    orthogonal to the lacking directions (scikit-learn's minimum-norm solution; the intercept is not in the norm,
+    and ``C`` has no intercept block since ``Zc' 1 = 0``): with ``P = L^-T W_S' N`` (W_S = ``local``, C = L L'),
+    ``(P'P) a = P'(b - L^-T W_S' r_0)``. Triangular solves with k + q columns (k: the lacking directions, q: the
+    neuroids) and a k x k solve.
+
+    Parameters
+    ----------
+    pivoted : tuple (factor, order, rank)
+        :func:`pivoted_cholesky` of M at :data:`_LACKING_DIRECTION`, ``order`` already an index for the backend.
+    local : array of shape (s, rank_C), the rows of W = Zc L^-T of the held-out stimuli
+    leading : array of shape (rank_C, rank_C), L
+    coefficients : array of shape (rank_C, q), ``C^-1 Zc'Y`` (the full fit)
+    residuals : array of shape (s, q), the full fit's residuals of the held-out stimuli
+    """
+    factor, order, rank = pivoted
+    size = factor.shape[0]
+    kept_f, lacking_f = factor[:rank], factor[rank:]
+    particular = xp.zeros(tuple(residuals.shape), like=residuals)  # r_0 in pivot order: zero on the lacking pivots
+    null = xp.zeros((size, size - rank), like=factor)  # [-(L11^-T L21'); I] in pivot order
+    if rank:
+        particular[:rank] = xp.cholesky_factor_solve(kept_f, xp.take(residuals, order, 0)[:rank])
+        null[:rank] = -xp.solve_triangular(kept_f, lacking_f.T, lower=True, transpose=True)
+    null[rank:] = xp.eye(size - rank, like=factor)
+    base = xp.zeros(tuple(residuals.shape), like=residuals)
+    base[order] = particular
+    basis = xp.zeros(tuple(null.shape), like=null)
+    basis[order] = null
+    lacking = xp.solve_triangular(leading, local.T @ basis, lower=True, transpose=True)  # L^-T W_S' N = P
+    shifted = coefficients - xp.solve_triangular(leading, local.T @ base, lower=True, transpose=True)
+    weights = xp.cholesky_solve(lacking.T @ lacking, lacking.T @ shifted)
+    return base + basis @ weights
+
+
+def compressed_source(xp, gram, *, rcond: float = RCOND):
+    """A source with the same centred Gram matrix and as many features as its rank: the pivoted Cholesky factor.
+
+    Parameters
+    ----------
+    gram : array of shape (n, n)
+        :func:`~brainscore_metrics._ridge.centered_gram` of the source (not modified).
+    rcond : float, default=1e-6
+        Pivots below ``rcond^2`` times the largest eigenvalue are dropped (singular values below ``rcond`` times the
+        largest, scikit-learn's ``tol``).
+
+    Returns
+    -------
+    array of shape (n, rank), float64, rows in the order of ``gram``, columns centred: ``F F' ~= gram``.
+    """
+    largest = _largest_eigenvalue(xp, gram)
+    factor, order, rank = xp.pivoted_cholesky(gram, rcond * rcond * largest)
+    source = xp.zeros((gram.shape[0], rank), like=gram)
+    source[xp.index(order, source)] = factor
+    return source
 
 
 def cross_predictions(xp, X, Y, splits, *, rcond: float = RCOND, precision: str = "float64"):
@@ -246,8 +347,17 @@ def cross_predictions(xp, X, Y, splits, *, rcond: float = RCOND, precision: str 
     if X.shape[1] > n_train:
         gram = centered_gram(xp, X, precision)
         if complementary:
-            with contextlib.suppress(IllConditionedKernelError):  # gram itself stays intact (a copy is factorised)
-                return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0)
+            # rank(Xc) is at most the number of varying columns: with fewer than n - 1 (dead units of quantised
+            # ReLU activations) the kernel is singular, and its factorisation would only fail
+            varying = xp.item(xp.sum(xp.any(X[:1] != X, axis=0)))
+            if varying >= X.shape[0] - 1:
+                with contextlib.suppress(IllConditionedKernelError):  # gram stays intact (a copy is factorised)
+                    return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0)
+            with lapack_single_thread(xp):
+                compressed = compressed_source(xp, gram, rcond=rcond)
+            # one r x r factorisation (r <= n - 1) and an |S| x |S| one per split, against a training block each
+            with contextlib.suppress(IllConditionedKernelError):
+                return heldout_predictions_narrow(xp, compressed, Y, tests, rcond=rcond, minimum_norm=True)
         return [split_predictions(xp, X, Y, train, test, gram=gram, rcond=rcond) for train, test in splits]
     predictions = [None] * len(splits)
     if complementary:

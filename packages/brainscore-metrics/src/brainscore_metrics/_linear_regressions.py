@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._array_regression import _ArrayRegression
-from brainscore_metrics._gram import check_precision
+from brainscore_metrics._gram import _uses_float32, check_precision
 from brainscore_metrics._least_squares import RCOND, cross_predictions, least_squares_fit
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    IllConditionedKernelError,
     centered_gram,
     covers_complement,
     linear_model_predict,
@@ -50,8 +51,18 @@ class _LinearFamily(_ArrayRegression):
             return None
         xp = self._xp(X, Y)
         X = self._as_source(xp, X)
-        predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, check_precision(self.precision)),
-                                                self._as(xp, Y), [test for _, test in splits], alpha=alpha)
+        precision = check_precision(self.precision)
+        tests = [test for _, test in splits]
+        try:
+            predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, precision), self._as(xp, Y), tests,
+                                                    alpha=alpha)
+        except IllConditionedKernelError:
+            if alpha <= 0 or not _uses_float32(X, precision):
+                raise
+            # float32 products round the Gram matrix by ~6e-8 of its largest entries: on a low-rank source with a
+            # large scale that exceeds alpha and G + alpha I is no longer positive definite; float64 products are
+            predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, "float64"), self._as(xp, Y), tests,
+                                                    alpha=alpha)
         self.split_info_ = [{} for _ in splits]
         self.xp_ = xp
         return predictions
@@ -79,7 +90,12 @@ class RidgeRegression(_LinearFamily):
 
     def _fit(self, xp, X, Y, train, shared):
         gram = shared if shared is not None and X.shape[1] > len(train) else None
-        return ridge_fit(xp, X, Y, train, alpha=self.alpha, gram=gram)
+        try:
+            return ridge_fit(xp, X, Y, train, alpha=self.alpha, gram=gram)
+        except (np.linalg.LinAlgError, RuntimeError):  # torch's linalg errors are RuntimeErrors
+            if gram is None or not _uses_float32(X, check_precision(self.precision)):
+                raise
+            return ridge_fit(xp, X, Y, train, alpha=self.alpha)  # float64 products (see _heldout_predictions)
 
     def _shared(self, xp, X):
         return centered_gram(xp, X, check_precision(self.precision)) if X.shape[1] > X.shape[0] else None

@@ -246,7 +246,10 @@ def pivoted_cholesky(a, tol: float):
         factor, pivots, rank, info = lapack.dpstrf(a, tol=float(tol), lower=1)
     if info < 0:
         raise np.linalg.LinAlgError(f"pstrf info={info}")
-    return np.tril(factor[:, :rank]), pivots[:].astype(np.int64) - 1, int(rank)
+    # pstrf keeps a first pivot at or below tol when it is positive (a 2e-15 pivot of a zero matrix counted as rank
+    # 1): the pivots are non-increasing, so the rank is the number of squared diagonal entries above tol
+    rank = int(np.count_nonzero(np.diagonal(factor)[:rank] ** 2 > tol))
+    return np.tril(factor[:, :rank]), pivots[:].astype(np.int64) - 1, rank
 
 
 def triangular_rcond(a, lower: bool = True) -> float:
