@@ -45,6 +45,7 @@ from brainscore_core.memory_plan import (
     model_shape,
     resident_bytes,
 )
+from brainscore_core.pair_scope import pair_scope
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
 from brainscore_core.scoring import (
@@ -129,7 +130,7 @@ def score_task(domain: Any, model_identifier: str, benchmark_identifier: str, st
     ``events``: the Dask event topic of the run; on a worker, the pair's start, progress bars and notices go there
     (:mod:`brainscore_core.grid_events`).
     """
-    with worker_reporting(events, model_identifier, benchmark_identifier):
+    with worker_reporting(events, model_identifier, benchmark_identifier), pair_scope():
         domain = _domain_of(domain)
         loaded: dict[str, Any] = {}
         try:

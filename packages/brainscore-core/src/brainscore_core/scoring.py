@@ -23,6 +23,7 @@ from typing import Any
 
 from brainscore_core.config import brainscore_home
 from brainscore_core.errors import ModelDigestChangedWarning
+from brainscore_core.pair_scope import pair_scope
 from brainscore_core.result_rows import failure_row, row_to_json, score_row
 from brainscore_core.results import ResultStore, ResultStoreError
 
@@ -200,12 +201,13 @@ def score_pair(model: Any, benchmark: Any, *, model_identifier: str | None = Non
     model_identifier = model_identifier or str(getattr(model, "identifier", type(model).__name__))
     benchmark_identifier = benchmark_identifier or str(getattr(benchmark, "identifier", type(benchmark).__name__))
     opened = open_store(store)
-    digest = model_digest(model)
-    changed = digest_change(model_identifier, digest, opened)
-    if changed:
-        warnings.warn(changed, ModelDigestChangedWarning, stacklevel=2)
-    result, row, _ = run_pair(model, benchmark, model_identifier=model_identifier,
-                              benchmark_identifier=benchmark_identifier, digest=digest, catch=False)
+    with pair_scope():
+        digest = model_digest(model)
+        changed = digest_change(model_identifier, digest, opened)
+        if changed:
+            warnings.warn(changed, ModelDigestChangedWarning, stacklevel=2)
+        result, row, _ = run_pair(model, benchmark, model_identifier=model_identifier,
+                                  benchmark_identifier=benchmark_identifier, digest=digest, catch=False)
     if opened is not None:
         try:
             opened.insert(row)

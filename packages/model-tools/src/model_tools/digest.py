@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from brainio.files import remembered_sha1_hash, sha1_hash
+from brainscore_core.pair_scope import pair_memo
 
 #: Bumped when the layout or meaning of cached activations changes; part of every cache key.
 CACHE_FORMAT_VERSION = 2
@@ -50,16 +51,38 @@ def _import_path(obj: Any) -> str:
 def weights_digest(model: Any) -> str:
     """sha1 hex over a module's ``state_dict``: names, dtypes, shapes and raw bytes (buffers included).
 
+    Within one scored pair (:func:`brainscore_core.pair_scope.pair_scope`: the pair's stored digest, then each
+    activations-cache key) the digest is computed once and remembered with a stamp of every tensor (its storage
+    address, torch's in-place version counter, dtype, shape, strides): a tensor replaced or changed in place in
+    between (``load_state_dict``, an optimiser step, ``param.copy_``) is hashed again. An in-place change through
+    ``param.data`` escapes torch's version counter: within the pair it is not seen, from the next pair on it is.
+    Nothing is remembered past the pair, nor outside one.
+
     Parameters
     ----------
     model : torch.nn.Module
         The model; its class name is hashed too, so two parameter-free modules of different classes differ.
     """
+    state = model.state_dict()
+    memo = pair_memo()
+    if memo is None:
+        return _hash_state(model, state)
+    stamp = tuple((name, tensor.data_ptr(), tensor._version, str(tensor.dtype), tuple(tensor.shape),
+                   tuple(tensor.stride()), str(tensor.device)) for name, tensor in state.items())
+    remembered = memo.get(("weights_digest", id(model)))
+    if remembered is not None and remembered[0] is model and remembered[1] == stamp:
+        return remembered[2]
+    digest = _hash_state(model, state)
+    memo[("weights_digest", id(model))] = (model, stamp, digest)  # the model is held: its id is not reused
+    return digest
+
+
+def _hash_state(model: Any, state: Mapping[str, Any]) -> str:
     import torch
 
     sha = hashlib.sha1()
     sha.update(f"{type(model).__module__}.{type(model).__qualname__}".encode())
-    for name, tensor in model.state_dict().items():
+    for name, tensor in state.items():
         sha.update(f"|{name}|{tensor.dtype}|{tuple(tensor.shape)}|".encode())
         flat = tensor.detach().to("cpu").contiguous().reshape(-1)
         if flat.numel():  # the bytes are hashed in place (no copy: half the time of hashing a bytes copy)
