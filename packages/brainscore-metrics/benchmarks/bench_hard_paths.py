@@ -28,7 +28,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedShuffleSplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_reference import _quantised_activations
+from reference_inputs import _quantised_activations
 
 from brainscore_metrics import _least_squares as least_squares
 from brainscore_metrics.backend import get_backend
