@@ -14,8 +14,10 @@ is also timed with that revision's sources first on ``PYTHONPATH`` (same install
 
 from __future__ import annotations
 
+import atexit
 import os
 import selectors
+import shutil
 import socket
 import statistics
 import subprocess
@@ -75,6 +77,7 @@ def importtime_ms(package: str, env: dict[str, str]) -> float:
 
 def main() -> None:
     home = Path(tempfile.mkdtemp(prefix="bench-first-output-"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)  # scratch runs to GBs
     env = {**os.environ, "BRAINSCORE_HOME": str(home / "home"), "BRAINIO_HOME": str(home / "brainio"),
            "BRAINSCORE_PROGRESS": "0"}
     brainscore = [sys.executable, "-m", "brainscore_vision.cli"]

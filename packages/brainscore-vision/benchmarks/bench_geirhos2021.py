@@ -15,8 +15,10 @@ Run: ``python packages/brainscore-vision/benchmarks/bench_geirhos2021.py`` (need
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
+import shutil
 import tempfile
 import time
 
@@ -62,7 +64,10 @@ def baseline_metric(model_correct: dict, table: pd.DataFrame) -> float:
 
 
 def main() -> None:
-    os.environ.setdefault("BRAINSCORE_HOME", tempfile.mkdtemp(prefix="bench-geirhos-"))
+    if "BRAINSCORE_HOME" not in os.environ:
+        scratch = tempfile.mkdtemp(prefix="bench-geirhos-")
+        atexit.register(shutil.rmtree, scratch, ignore_errors=True)  # scratch runs to GBs
+        os.environ["BRAINSCORE_HOME"] = scratch
     os.environ["RESULTCACHING_DISABLE"] = "1"
     import brainscore_vision
     from brainscore_metrics.behavior.error_consistency import ErrorConsistency

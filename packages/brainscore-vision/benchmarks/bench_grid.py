@@ -12,7 +12,9 @@ Run: ``python packages/brainscore-vision/benchmarks/bench_grid.py`` (needs model
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -52,6 +54,7 @@ def _run(label: str, workers: int | None, root: Path) -> tuple[float, int]:
 
 def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="bench-grid-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)  # scratch runs to GBs
     os.environ.setdefault("BRAINSCORE_DATA_STORE", str(root / "data_store"))  # packaged once, shared
     os.environ.setdefault("BRAINIO_HOME", str(root / "brainio"))
     os.environ["BRAINSCORE_PROGRESS"] = "0"

@@ -19,7 +19,9 @@ model-tools).
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -49,6 +51,7 @@ class Replay:
 
 def main(naive_units: int) -> None:
     home = Path(tempfile.mkdtemp(prefix="bench_marques_"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)  # scratch runs to GBs
     for name in ("BRAINSCORE_HOME", "BRAINIO_HOME", "RESULTCACHING_HOME"):
         os.environ[name] = str(home / name.lower())
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

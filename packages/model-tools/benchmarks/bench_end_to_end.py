@@ -25,8 +25,10 @@ iterating on a subset).
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -169,6 +171,7 @@ def main() -> None:
         return
 
     root = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)  # scratch runs to GBs
     environment = {**os.environ, "BRAINSCORE_HOME": str(root / "home"), "BRAINSCORE_PROGRESS": "0"}
     environment.setdefault("BRAINSCORE_RAW_DATA", str(Path(__file__).resolve().parents[3].parent / "shared" / "data"))
     report: dict = {"model": args.model, "benchmarks": benchmarks, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
