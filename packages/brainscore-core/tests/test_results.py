@@ -136,6 +136,14 @@ def test_sqlite_runs_in_wal_mode(tmp_path):
         assert connection.execute(sa.text("PRAGMA busy_timeout")).scalar_one() > 0
 
 
+def test_a_store_used_as_a_context_manager_leaves_only_its_database_file(tmp_path):
+    with ResultStore(f"sqlite:///{tmp_path / 'r.sqlite'}") as store:
+        store.add(Score(0.5), model_identifier="m", benchmark_identifier="b", benchmark_version=1)
+        assert (tmp_path / "r.sqlite-wal").exists()  # WAL mode: the side files exist while a connection is open
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["r.sqlite"]
+    assert ResultStore(f"sqlite:///{tmp_path / 'r.sqlite'}", read_only=True).count() == 1
+
+
 def test_a_read_only_store_never_creates_anything(tmp_path):
     from brainscore_core.results import ResultStoreNotFoundError
 

@@ -51,8 +51,8 @@ def test_the_report_goes_to_brainscore_home_by_default(capsys, tmp_path, monkeyp
     from brainscore_core.results import ResultStore
 
     url = f"sqlite:///{tmp_path / 'results.sqlite'}"
-    ResultStore(url).add(Score(0.5), model_identifier="pixels", benchmark_identifier="Kiani2007.mIT-rdm",
-                         benchmark_version=1)
+    with ResultStore(url) as store:  # closed: SQLite's -wal / -shm side files go with the last connection
+        store.add(Score(0.5), model_identifier="pixels", benchmark_identifier="Kiani2007.mIT-rdm", benchmark_version=1)
     monkeypatch.setenv("BRAINSCORE_HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)
     assert main(["report", "--results-url", url]) == 0

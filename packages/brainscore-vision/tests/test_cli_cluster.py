@@ -10,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 
+import dask.base
+
 from brainscore_vision.cli import EXIT_USAGE, main
 
 
@@ -38,6 +40,8 @@ def test_malformed_scheduler_address_is_one_line(capsys):
                        "--scheduler", address])
         err = capsys.readouterr().err
         assert status == EXIT_USAGE and expected in err and "Traceback" not in err
+        # the failed client is not left as this process's dask scheduler (xarray's netCDF writer would use it)
+        assert dask.base.get_scheduler() is None, address
 
 
 def _run(code: str, tmp_path, **environment) -> subprocess.CompletedProcess:

@@ -370,9 +370,16 @@ class ResultStore:
             return int(connection.execute(sa.select(sa.func.count()).select_from(scores_table)).scalar_one())
 
     def dispose(self) -> None:
-        """Close the engine's connections."""
+        """Close the engine's connections (SQLite then removes its ``-wal`` and ``-shm`` side files)."""
         if self._engine is not None:
             self._engine.dispose()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """``with ResultStore(url) as store:`` closes the connections at the end of the block."""
+        self.dispose()
 
     def __repr__(self) -> str:
         return f"ResultStore({sa.make_url(self.url).render_as_string(hide_password=True)!r})"

@@ -48,6 +48,20 @@ def _probe(address: str) -> None:
                            "(is `dask scheduler` running there? check host and port)", EXIT_USAGE) from None
 
 
+def _forget_failed_client() -> None:
+    """Undo what a ``Client`` that failed to connect left behind: distributed makes it this process's default
+    scheduler before connecting and keeps it there, so later dask work here (xarray writing a netCDF file) would
+    try its address. Closing a client that never connected returns at once and restores the dask configuration."""
+    from distributed import default_client
+
+    try:
+        failed = default_client()
+    except ValueError:  # none was registered
+        return
+    if failed.status != "running":
+        failed.close(timeout=1)
+
+
 def open_client(workers: int | None, scheduler: str | None, say: Callable[[str], None]) -> tuple[Any, list]:
     """The Dask client of ``--workers`` / ``--scheduler`` (None, [] for neither) and what to close afterwards."""
     if workers is None and scheduler is None:
@@ -67,6 +81,7 @@ def open_client(workers: int | None, scheduler: str | None, say: Callable[[str],
         try:
             client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
         except Exception as error:  # an unknown scheme, a port that is not a scheduler, a refused handshake
+            _forget_failed_client()
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             raise CommandError(f"cannot use the Dask scheduler at {scheduler}: {first}", EXIT_USAGE) from None
         count = len(client.scheduler_info().get("workers", {}))
