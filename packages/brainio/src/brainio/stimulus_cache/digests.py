@@ -155,7 +155,7 @@ def content_digests(stimulus_set: Any, stimulus_ids: Sequence[Any] | None = None
     paths = stimulus_set.stimulus_paths or {}
     batch = getattr(paths, "content_digests", None)
     digests = batch(ids) if callable(batch) else np.full(len(ids), None, dtype=object)
-    digests = np.asarray(digests, dtype=object)
+    digests = np.array(digests, dtype=object)  # a writable copy (pandas may hand out read-only arrays)
     unknown = np.flatnonzero(digests == None)  # noqa: E711 (element-wise)
     if unknown.size:
         files = stimulus_files(stimulus_set, [ids[index] for index in unknown])
