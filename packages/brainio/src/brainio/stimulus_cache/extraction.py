@@ -137,15 +137,28 @@ def _write_manifest(destination: Path, members: dict[str, dict], archive: dict |
         temp.write_text(json.dumps(record, sort_keys=True))
 
 
+_read_manifests: dict[tuple, tuple] = {}
+"""Manifests already read and found intact, by (path, device, inode, size, mtime, ctime): a manifest is only ever
+replaced (``os.replace``), so a changed one has another key. At most :data:`_MAX_READ_MANIFESTS` kept."""
+_MAX_READ_MANIFESTS = 64
+
+
 def _read_manifest(destination: Path) -> tuple[dict[str, dict], int, dict | None] | None:
     """(members, recorded_ns, archive stamp or None) of an intact manifest, else None (a damaged one is logged)."""
     path = manifest_path(destination)
     try:
+        status = os.stat(path)
+        key = (str(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+        if key in _read_manifests:
+            return _read_manifests[key]
         record = json.loads(path.read_text())
         members, recorded_ns, fmt = record["members"], int(record["recorded_ns"]), record.get("format")
         archive = record.get("archive") if fmt == _FORMAT else None
         if fmt not in _READABLE_FORMATS or record.get("digest") != _content_digest(members, recorded_ns, archive, fmt):
             raise ValueError("digest mismatch")
+        if len(_read_manifests) >= _MAX_READ_MANIFESTS:
+            _read_manifests.clear()
+        _read_manifests[key] = (members, recorded_ns, archive)
         return members, recorded_ns, archive
     except FileNotFoundError:
         return None
