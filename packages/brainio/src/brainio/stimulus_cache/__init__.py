@@ -9,9 +9,23 @@ verified, and the per-image content digests of a set as one table.
 Users of the room: :func:`brainio.fetch.load_stimulus_set` (extracts, attaches the digests), brainscore_vision's
 screen placement (derives placed-image digests from the source digests in one pass) and model-tools' activations
 cache (builds its key from the digest array).
+
+Names are resolved on first use (PEP 562): importing the extraction alone (``brainio.cache`` does) imports no pandas.
 """
 
-from .digests import ExtractedPaths, content_digests, stimulus_files
-from .extraction import extract_zip, manifest_path, member_sha1s
+from __future__ import annotations
 
-__all__ = ["ExtractedPaths", "content_digests", "extract_zip", "manifest_path", "member_sha1s", "stimulus_files"]
+from brainio.lazy import lazy_names
+
+_LAZY = {
+    "ExtractedPaths": "brainio.stimulus_cache.digests",
+    "content_digests": "brainio.stimulus_cache.digests",
+    "stimulus_files": "brainio.stimulus_cache.digests",
+    "extract_zip": "brainio.stimulus_cache.extraction",
+    "manifest_path": "brainio.stimulus_cache.extraction",
+    "member_sha1s": "brainio.stimulus_cache.extraction",
+}
+
+__all__ = list(_LAZY)
+
+__getattr__, __dir__ = lazy_names(globals(), _LAZY, submodules=True)
