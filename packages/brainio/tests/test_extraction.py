@@ -205,3 +205,80 @@ def test_concurrent_loads_while_another_process_damages_files(kriegeskorte, brai
     assert failures == []
     final = _load(store_dir, info)
     assert {sid: _sha1(p) for sid, p in final.stimulus_paths.items()} == originals
+
+
+# --- the stimulus-caching room (issue 32): the verified-extraction marker and the set's digest table -------------
+
+
+def _settled(store_dir: str, info: dict) -> StimulusSet:
+    """A load after the extracted files were aged out of the racy window and re-stamped: the next load is warm."""
+    loaded = _load(store_dir, info)
+    for path in loaded.stimulus_paths.values():
+        _age(Path(path), 3600)
+    return _load(store_dir, info)
+
+
+def test_a_warm_load_opens_no_archive_and_still_sees_a_replaced_image(kriegeskorte, monkeypatch):
+    import brainio.stimulus_cache.extraction as extraction
+
+    store_dir, info, originals = kriegeskorte
+    loaded = _settled(store_dir, info)
+    opened = []
+    original_open = extraction.open_archive
+    monkeypatch.setattr(extraction, "open_archive", lambda path: opened.append(path) or original_open(path))
+    _load(store_dir, info)
+    assert opened == []  # the manifest (the marker) names this archive and every stamp matches
+    victim = Path(loaded.get_stimulus("k92_007"))
+    victim.write_bytes(Path(loaded.get_stimulus("k92_008")).read_bytes())
+    _load(store_dir, info)
+    assert len(opened) == 1 and _sha1(victim) == originals["k92_007"]  # the stamp differed: full check, restored
+
+
+def test_the_loaded_set_carries_the_sha1_of_every_file(kriegeskorte, monkeypatch):
+    """content_digests reads the table recorded at extraction: equal to hashlib over the original images, and no
+    image is hashed (the per-file fallback is made to fail)."""
+    import brainio.stimulus_cache.digests as digests
+    from brainio.stimulus_cache import ExtractedPaths, content_digests
+
+    store_dir, info, originals = kriegeskorte
+    loaded = _settled(store_dir, info)
+    assert isinstance(loaded.stimulus_paths, ExtractedPaths)
+    monkeypatch.setattr(digests, "remembered_sha1_hash", lambda path: pytest.fail(f"{path} was hashed"))
+    ids = loaded["stimulus_id"].tolist()
+    assert content_digests(loaded).tolist() == [originals[sid] for sid in ids]
+    subset = loaded[loaded["stimulus_id"].isin(ids[3:7])].copy()  # slicing and copying keep the table
+    assert isinstance(subset.stimulus_paths, ExtractedPaths)
+    assert content_digests(subset, ids[6:2:-1]).tolist() == [originals[sid] for sid in ids[6:2:-1]]
+
+
+def test_a_changed_path_is_hashed_from_its_file(kriegeskorte):
+    import pickle  # only to check the object survives a transfer to a worker process, nothing is stored
+
+    from brainio.stimulus_cache import content_digests
+
+    store_dir, info, originals = kriegeskorte
+    loaded = _load(store_dir, info)
+    loaded.stimulus_paths["k92_001"] = loaded.stimulus_paths["k92_002"]
+    assert content_digests(loaded, ["k92_001", "k92_003"]).tolist() == [originals["k92_002"], originals["k92_003"]]
+    moved = pickle.loads(pickle.dumps(loaded.stimulus_paths))
+    assert moved.content_digests(["k92_001", "k92_003"]).tolist() == [None, originals["k92_003"]]
+    loaded.stimulus_paths.update({"k92_004": loaded.stimulus_paths["k92_005"]})  # any bulk change: all hashed
+    assert content_digests(loaded, ["k92_004"]).tolist() == [originals["k92_005"]]
+    with pytest.raises(KeyError, match="'nope'.*Kriegeskorte2008.first12"):
+        content_digests(loaded, ["nope"])
+
+
+def test_a_format_1_manifest_is_read_and_rewritten(kriegeskorte, caplog):
+    """Manifests written before the archive stamp: checked the full way (no 'damaged' warning), then format 2."""
+    import brainio.stimulus_cache.extraction as extraction
+
+    store_dir, info, originals = kriegeskorte
+    folder = Path(_load(store_dir, info).get_stimulus("k92_001")).parent
+    record = json.loads(manifest_path(folder).read_text())
+    old = {"format": 1, "members": record["members"], "recorded_ns": record["recorded_ns"],
+           "digest": extraction._content_digest(record["members"], record["recorded_ns"], None, 1)}
+    manifest_path(folder).write_text(json.dumps(old))
+    again = _load(store_dir, info)
+    assert "damaged" not in caplog.text
+    assert json.loads(manifest_path(folder).read_text())["format"] == 2
+    assert {sid: _sha1(p) for sid, p in again.stimulus_paths.items()} == originals

@@ -179,3 +179,23 @@ def test_crops_keep_the_image_mode_and_jpeg_sources_are_read_from_their_file(tmp
     assert placed.stimulus_paths.placement("grey") is not None
     assert placed.stimulus_paths.placement("photo") is None  # JPEG is encoded again when written: use the file
     assert placed.get_stimulus("photo").endswith(".jpg")
+
+
+def test_the_placed_set_names_its_content_in_one_call(tmp_path):
+    """brainio.stimulus_cache.content_digests on a placed set: a lossless placement's digest (PlacedImage's one-image
+    definition), a stimulus already at the target size its file's sha1, a JPEG placement its placed file's sha1
+    (hashlib over the bytes written)."""
+    import hashlib
+
+    from brainio.stimulus_cache import content_digests
+
+    stimulus_set = make_stimulus_set(tmp_path / "raw", sizes=((40, 30), (30, 30), (20, 20)), degrees=(4.0, 8.0, 4.0))
+    with Image.open(stimulus_set.stimulus_paths["s2"]) as image:
+        image.convert("RGB").save(tmp_path / "raw" / "s2.jpg")
+    stimulus_set.stimulus_paths = {**stimulus_set.stimulus_paths, "s2": str(tmp_path / "raw" / "s2.jpg")}
+    placed = place_on_screen(stimulus_set, target_visual_degrees=8)
+    digests = content_digests(placed).tolist()
+    assert digests[0] == placed.stimulus_paths.placement("s0").content_digest()
+    assert digests[1] == hashlib.sha1(Path(stimulus_set.stimulus_paths["s1"]).read_bytes()).hexdigest()
+    assert digests[2] == hashlib.sha1(Path(placed.get_stimulus("s2")).read_bytes()).hexdigest()
+    assert placed.stimulus_paths.placements(["s0", "s1", "s2"])[1:] == [None, None]

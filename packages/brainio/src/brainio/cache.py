@@ -5,7 +5,7 @@ renamed into place, under a per-file lock (``$BRAINIO_HOME/.locks/``), so concur
 or produce a partial file. A verified file gets a ``<name>.verified`` marker recording its size, mtime
 and ctime; a later load re-hashes the file whenever these differ. A cached file that fails the check is
 deleted and downloaded again; a download that fails the check is deleted and raises
-:class:`~brainio.errors.Sha1MismatchError`. A file changed within :data:`~brainio.extraction.RACY_WINDOW_NS` of its
+:class:`~brainio.errors.Sha1MismatchError`. A file changed within :data:`~brainio.stimulus_cache.extraction.RACY_WINDOW_NS` of its
 marker is re-hashed (git's racily-clean rule), and temporaries of killed downloads are removed under the lock.
 
 :func:`fetch_to` applies the same rules to a file at a path of the caller's choosing (model weights under
@@ -29,7 +29,7 @@ from filelock import FileLock
 from ._files import atomic_path, sha1_hash
 from ._home import cache_home
 from .errors import FileUnavailableError, InvalidIdentifierError, Sha1MismatchError, StoreUnreachableError
-from .extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
+from .stimulus_cache.extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
 
 __all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_to", "fetch_verified", "store_url",
            "sweep_stale_temporaries"]

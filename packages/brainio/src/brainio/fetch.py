@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from pathlib import Path
 
 from .assemblies import DataAssembly, resolve_assembly_class
 from .cache import cache_home, extract_zip, fetch_verified, sweep_stale_temporaries
 from .errors import InvalidIdentifierError, ValidationError
-from .extraction import open_archive
 from .linking import attach_stimulus_set
 from .netcdf import read_netcdf
 from .stimuli import StimulusSet
+from .stimulus_cache.digests import ExtractedPaths
+from .stimulus_cache.extraction import member_sha1s
 
 __all__ = ["MAX_IDENTIFIER_BYTES", "assembly_file_name", "check_identifier", "load_assembly", "load_stimulus_set",
            "resolve_assembly_class", "stimulus_file_stem"]
@@ -58,17 +57,6 @@ def assembly_file_name(identifier: str) -> str:
     return f"assy_{check_identifier(identifier, 'assembly identifier').replace('.', '_')}.nc"
 
 
-def _missing_stimuli(stimulus_set: StimulusSet, directory: Path, csv_path: Path, zip_path: Path) -> list[str]:
-    """Stimulus paths of the CSV that the archive does not hold (spec 3.1, flat or nested); archive members
-    that are not in the CSV are ignored."""
-    with open_archive(zip_path) as archive:
-        members = set(archive.namelist())
-    missing = sorted({Path(os.path.relpath(p, directory)).as_posix() for p in stimulus_set.stimulus_paths.values()}
-                     - members)
-    return [f"{len(missing)} stimulus files named in {csv_path} are not in the archive {zip_path}, e.g. "
-            f"{missing[:5]}"] if missing else []
-
-
 def load_stimulus_set(identifier: str, store, csv_sha1: str, zip_sha1: str, csv_version_id: str | None = None,
                       zip_version_id: str | None = None, filename_prefix: str | None = "stimulus_") -> StimulusSet:
     """Fetch ``<prefix><identifier>.csv`` and ``.zip`` from ``store``, verify, extract and build the set.
@@ -95,12 +83,16 @@ def load_stimulus_set(identifier: str, store, csv_sha1: str, zip_sha1: str, csv_
     sweep_stale_temporaries(home)
     csv_path = fetch_verified(store, f"{stem}.csv", csv_sha1, csv_version_id, home=home)
     zip_path = fetch_verified(store, f"{stem}.zip", zip_sha1, zip_version_id, home=home)
-    directory = extract_zip(zip_path, zip_path.parent / stem, home=home)  # checks every member's SHA-1
+    directory = extract_zip(zip_path, zip_path.parent / stem, home=home)  # checks every member's stamp or SHA-1
     # the author's recorded SHA-1 vouches for the table: only the checks that protect the reader (strict=False)
     stimulus_set = StimulusSet.from_files(csv_path, directory, identifier=identifier, strict=False)
-    problems = _missing_stimuli(stimulus_set, directory, csv_path, zip_path)
-    if problems:
-        raise ValidationError([f"stimulus set {identifier!r}: {p}" for p in problems])
+    # the members' SHA-1s recorded at the verified extraction: the set's content digests (spec 3.1: flat or nested;
+    # archive members that are not in the CSV are ignored)
+    paths, missing = ExtractedPaths.of(stimulus_set.stimulus_paths, directory, member_sha1s(directory))
+    if missing:
+        raise ValidationError(f"stimulus set {identifier!r}: {len(missing)} stimulus files named in {csv_path} are "
+                              f"not in the archive {zip_path}, e.g. {missing[:5]}")
+    stimulus_set.stimulus_paths = paths
     return stimulus_set
 
 

@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,13 @@ _logger = logging.getLogger(__name__)
 
 def content_sha1(content: Any) -> str:
     """SHA-1 of the canonical JSON of ``content`` (sorted keys, no whitespace; ``str`` for other objects)."""
-    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+    return content_sha1s((content,))[0]
+
+
+def content_sha1s(contents: Iterable[Any]) -> list[str]:
+    """:func:`content_sha1` of each of ``contents``, in one call (one encoder for all)."""
+    encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str).encode
+    return [hashlib.sha1(encode(content).encode("utf-8")).hexdigest() for content in contents]
 
 
 def write_record(path: str | os.PathLike, content: Any) -> None:

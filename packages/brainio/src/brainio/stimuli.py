@@ -89,7 +89,8 @@ class StimulusSet(pd.DataFrame):
             object.__setattr__(result, "identifier", identifier)
             object.__setattr__(result, "stimulus_paths", paths)
         elif method == "copy" and isinstance(result.stimulus_paths, dict):
-            object.__setattr__(result, "stimulus_paths", dict(result.stimulus_paths))
+            # a copy of the same kind (a loaded set's ExtractedPaths keeps its recorded digests)
+            object.__setattr__(result, "stimulus_paths", result.stimulus_paths.copy())
         return result
 
     def get_stimulus(self, stimulus_id: str) -> str:

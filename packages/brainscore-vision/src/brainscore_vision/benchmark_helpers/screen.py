@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-from brainio.extraction import damaged_files, record_files
 from brainio.files import atomic_path, remembered_sha1_hash
-from brainio.records import content_sha1, read_record, write_record
+from brainio.records import content_sha1, content_sha1s, read_record, write_record
 from brainio.stimuli import StimulusSet
+from brainio.stimulus_cache import content_digests, stimulus_files
+from brainio.stimulus_cache.extraction import damaged_files, record_files
 from brainscore_vision._paths import brainscore_home
 from brainscore_vision.errors import ScreenError
 
@@ -82,14 +83,22 @@ def place_on_screen(stimulus_set: StimulusSet, target_visual_degrees: float,
 
     identifier = getattr(stimulus_set, "identifier", None) or "stimuli"
     source_label = f"{sources[0]:.2f}" if np.all(sources == sources[0]) else "mixed"
-    images: dict[str, PlacedImage | str] = {}
-    for stimulus_id, source in zip(stimulus_set["stimulus_id"].tolist(), sources):
-        path = _source_path(stimulus_set, stimulus_id)
-        images[stimulus_id] = path if source == target else PlacedImage.of(path, target / source)
+    ids = stimulus_set["stimulus_id"].tolist()
+    try:  # one call each for the set's files and their content digests (brainio.stimulus_cache)
+        paths = stimulus_files(stimulus_set, ids)
+        if isinstance(stimulus_set.stimulus_paths, PlacedPaths):  # placing a placed set again: from its files' bytes
+            source_sha1s = np.asarray([remembered_sha1_hash(path) for path in paths], dtype=object)
+        else:
+            source_sha1s = content_digests(stimulus_set, ids)
+    except OSError as error:
+        raise ScreenError(f"cannot read a stimulus file of {identifier!r}: {error}") from error
+    images: dict[str, PlacedImage | str] = {
+        stimulus_id: path if source == target else PlacedImage(path, target / source, sha1)
+        for stimulus_id, path, source, sha1 in zip(ids, paths, sources.tolist(), source_sha1s.tolist(), strict=True)}
     converted = stimulus_set.copy()
     converted["degrees"] = target
     converted.identifier = f"{identifier}--target{target:.2f}--source{source_label}"
-    converted.stimulus_paths = PlacedPaths(images)
+    converted.stimulus_paths = PlacedPaths(images, source_sha1s=dict(zip(ids, source_sha1s.tolist(), strict=True)))
     return converted
 
 
@@ -142,7 +151,7 @@ class PlacedImage:
     def lossless(self) -> bool:
         """Whether the placed file decodes to exactly :meth:`open_image`'s pixels (PNG and other lossless formats;
         a JPEG is encoded again when written)."""
-        return Path(self.source).suffix.lower() in LOSSLESS_SUFFIXES
+        return os.path.splitext(self.source)[1].lower() in LOSSLESS_SUFFIXES
 
     def open_image(self) -> Image.Image:
         """The placed image, made in memory from the stimulus file."""
@@ -154,8 +163,7 @@ class PlacedImage:
 
     def content_digest(self) -> str:
         """SHA-1 naming the placed image's pixels: the source's bytes, the ratio and the placement version."""
-        return content_sha1({"placed_on_screen": PLACEMENT_VERSION, "source_sha1": self.source_sha1,
-                             "ratio": repr(self.ratio)})
+        return content_sha1(_placement_document(self))
 
     def relative_path(self) -> Path:
         """Where the placed file lives under the placement root: ``ratio<ratio>/<sha1[:2]>/<sha1><suffix>``."""
@@ -173,9 +181,11 @@ class PlacedPaths(Mapping):
         Where placed files live; None means ``$BRAINSCORE_HOME/stimuli_on_screen`` at the time of use.
     """
 
-    def __init__(self, images: Mapping[str, PlacedImage | str], root: str | os.PathLike | None = None):
+    def __init__(self, images: Mapping[str, PlacedImage | str], root: str | os.PathLike | None = None,
+                 source_sha1s: Mapping[str, str] | None = None):
         self._images = dict(images)
         self._root = root
+        self._digests = _content_digests(self._images, source_sha1s or {})
 
     @property
     def root(self) -> Path:
@@ -200,6 +210,18 @@ class PlacedPaths(Mapping):
         image = self._images[stimulus_id]
         return image if isinstance(image, PlacedImage) and image.lossless else None
 
+    def placements(self, stimulus_ids: Sequence[str]) -> list[PlacedImage | None]:
+        """:meth:`placement` of each id, in one call."""
+        images = self._images
+        return [image if isinstance(image, PlacedImage) and image.lossless else None
+                for image in (images[stimulus_id] for stimulus_id in stimulus_ids)]
+
+    def content_digests(self, stimulus_ids: Sequence[str]) -> np.ndarray:
+        """Per id the digest of what a model sees (object array): a lossless placement's :meth:`PlacedImage.content_digest`,
+        an unplaced file's SHA-1; ``None`` for a lossy placement (its placed file's bytes name it: hash that file)."""
+        digests = self._digests
+        return np.asarray([digests.get(stimulus_id) for stimulus_id in stimulus_ids], dtype=object)
+
     def _materialise(self, image: PlacedImage) -> Path:
         path = self.root / image.relative_path()
         record_path = path.with_name(f".{path.name}.record.json")
@@ -216,11 +238,19 @@ class PlacedPaths(Mapping):
         return path
 
 
-def _source_path(stimulus_set: StimulusSet, stimulus_id) -> str:
-    paths = stimulus_set.stimulus_paths
-    if isinstance(paths, PlacedPaths):  # placing a placed set again: start from its files
-        return paths[stimulus_id]
-    return stimulus_set.get_stimulus(stimulus_id)
+def _content_digests(images: Mapping[str, PlacedImage | str], source_sha1s: Mapping[str, str]) -> dict[str, str]:
+    """Per stimulus the digest of what a model sees, in one pass: lossless placements from their source SHA-1 and
+    ratio (:meth:`PlacedImage.content_digest`'s document), unplaced files their own SHA-1 (when known)."""
+    placed = {stimulus_id: image for stimulus_id, image in images.items()
+              if isinstance(image, PlacedImage) and image.lossless}
+    digests = {stimulus_id: source_sha1s[stimulus_id] for stimulus_id, image in images.items()
+               if isinstance(image, str) and stimulus_id in source_sha1s}
+    digests.update(zip(placed, content_sha1s([_placement_document(image) for image in placed.values()]), strict=True))
+    return digests
+
+
+def _placement_document(image: PlacedImage) -> dict:
+    return {"placed_on_screen": PLACEMENT_VERSION, "source_sha1": image.source_sha1, "ratio": repr(image.ratio)}
 
 
 def _source_degrees(stimulus_set: StimulusSet, source_visual_degrees: float | None) -> np.ndarray:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from brainio.stimuli import StimulusSet
+from brainio.stimulus_cache import content_digests, stimulus_files
 from model_tools.digest import cached_file_digest, json_digest
 from model_tools.errors import StimulusError
 
@@ -34,6 +36,7 @@ class Stimuli:
     stimulus_set: Any = None
     _digest: str | None = field(default=None, repr=False)
     _item_digests: list[str] | None = field(default=None, repr=False)
+    _digests_of: Callable[[], list[str]] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.presentation["stimulus_id"])
@@ -73,8 +76,9 @@ class Stimuli:
         """The content digest of each stimulus, in presentation order (None for a tensor of stimuli)."""
         if self.is_tensor:
             return None
-        if self._item_digests is None:
-            self._item_digests = [item_digest(item) for item in self.items]
+        if self._item_digests is None:  # a stimulus set's: one call for all (brainio.stimulus_cache)
+            digests = self._digests_of() if self._digests_of is not None else None
+            self._item_digests = digests if digests is not None else [item_digest(item) for item in self.items]
         return self._item_digests
 
 
@@ -114,6 +118,33 @@ def _is_stimulus_set(stimuli: Any) -> bool:
     return hasattr(stimuli, "columns") and "stimulus_id" in getattr(stimuli, "columns", ())
 
 
+def _set_items(stimulus_set: Any, ids: list) -> tuple[list, Callable[[], list[str]] | None]:
+    """The items of a stimulus set and how to get all their content digests in one call.
+
+    With ``stimulus_paths``, one call each asks them for the placements a model may make in memory (a set placed on
+    the screen by brainscore_vision: ``placements(ids)``; their files are never needed), the files of the others,
+    and later every digest (:func:`brainio.stimulus_cache.content_digests`). A set without ``stimulus_paths``, or
+    whose class has its own ``get_stimulus``, is asked per stimulus.
+    """
+    paths = getattr(stimulus_set, "stimulus_paths", None)
+    if paths is None or getattr(type(stimulus_set), "get_stimulus", None) not in (None, StimulusSet.get_stimulus):
+        return [_stimulus_path(stimulus_set, stimulus_id) for stimulus_id in ids], None
+    placements = getattr(paths, "placements", None)
+    items = placements(ids) if callable(placements) else [None] * len(ids)
+    unplaced = [index for index, item in enumerate(items) if item is None]
+    files = stimulus_files(stimulus_set, [ids[index] for index in unplaced])
+    for index, path in zip(unplaced, files, strict=True):
+        items[index] = path
+
+    def digests_of() -> list[str]:
+        try:
+            return content_digests(stimulus_set, ids).tolist()
+        except OSError as error:
+            raise StimulusError(f"cannot read stimulus file {error.filename!r}: {error}") from error
+
+    return items, digests_of
+
+
 def _stimulus_path(stimulus_set: Any, stimulus_id: Any) -> str:
     getter = getattr(stimulus_set, "get_stimulus", None)
     if getter is not None:
@@ -142,15 +173,12 @@ def as_stimuli(stimuli: Any) -> Stimuli:
         ids = list(stimuli["stimulus_id"].values)
         if len(set(ids)) != len(ids):
             raise StimulusError(f"stimulus set {getattr(stimuli, 'identifier', None)!r} has duplicate stimulus_id values")
-        # a set placed on the screen offers each image's placement: made in memory, its file is never needed
-        placement = getattr(getattr(stimuli, "stimulus_paths", None), "placement", None)
-        items = [(placement(stimulus_id) if placement is not None else None) or _stimulus_path(stimuli, stimulus_id)
-                 for stimulus_id in ids]
+        items, digests_of = _set_items(stimuli, ids)
         presentation = {"stimulus_id": np.asarray(ids)}
         for column in stimuli.columns:
             if column != "stimulus_id":
                 presentation[column] = np.asarray(stimuli[column].values)
-        return Stimuli(items, presentation, stimulus_set=stimuli)
+        return Stimuli(items, presentation, stimulus_set=stimuli, _digests_of=digests_of)
     if type(stimuli).__module__.startswith("torch") and hasattr(stimuli, "dim"):
         if stimuli.dim() != 4:
             raise StimulusError(f"a stimulus tensor must have shape (presentation, channel, H, W), got {tuple(stimuli.shape)}")
