@@ -9,6 +9,7 @@ Gram matrix, the same function on the source with the constant columns removed b
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -79,10 +80,8 @@ def test_gram_without_constant_columns_equals_the_full_product(backend_name, dty
     varying = np.flatnonzero(np.ptp(X, axis=0) != 0)
     full = xp.to_numpy(stimulus_gram(xp, xp.asarray(X), precision=precision))
     # the same function on the source with the constant columns removed by hand: the same blocks, the same numbers
-    # on numpy (torch multiplies a gathered block with another kernel than a sliced one: the last bits may differ)
+    # but for the last bits (a gathered block and a sliced one may be summed and multiplied in another order)
     dropped = xp.to_numpy(stimulus_gram(xp, xp.asarray(np.ascontiguousarray(X[:, varying])), precision=precision))
-    if backend_name == "numpy":
-        np.testing.assert_array_equal(full, dropped)
     np.testing.assert_allclose(full, dropped, rtol=0, atol=1e-14 * np.abs(dropped).max())
     # and the float64 product of the explicitly centred source, constant columns included
     Z = X.astype(np.float64) - X.astype(np.float64).mean(axis=0)
@@ -96,9 +95,9 @@ def test_the_product_sees_only_the_varying_columns(monkeypatch):
     seen = []
     original = gram_module._numpy_gram
 
-    def spy(values, means, blocks, float32):
+    def spy(values, center, blocks, float32):
         seen.extend(int(np.asarray(values[:, columns]).shape[1]) for columns in blocks)
-        return original(values, means, blocks, float32)
+        return original(values, center, blocks, float32)
 
     monkeypatch.setattr(gram_module, "_numpy_gram", spy)
     stimulus_gram(get_backend("numpy"), X)
@@ -186,3 +185,28 @@ def test_dead_and_single_stimulus_units_take_the_varying_columns_path(monkeypatc
     ours = LinearRegression().cross_predict(X, Y, splits)
     monkeypatch.undo()
     _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
+
+@pytest.mark.parametrize(("first", "second", "expected_single"), [(0.5, 0.2, True), (0.2, 0.5, False)])
+def test_thread_probe_runs_the_rest_on_the_faster_setting(monkeypatch, first, second, expected_single):
+    # the probe's two timings replaced by fixed durations; the BLAS thread limit seen by each later product is read
+    # from threadpoolctl
+    from threadpoolctl import threadpool_info
+
+    clock = iter([0.0, first, 10.0, 10.0 + second])
+    monkeypatch.setattr(gram_module.time, "perf_counter", lambda: next(clock))
+    seen = []
+
+    def product():
+        seen.append(min(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"))
+        return 0
+
+    with gram_module._fastest_threads(5) as timed:
+        for _ in range(5):
+            timed(product)
+    if seen[0] == 1 or (os.cpu_count() or 1) == 1:
+        pytest.skip("BLAS runs on one thread here: nothing to choose")
+    assert seen[1] == 1  # the second probe block runs on one thread
+    assert (max(seen[2:]) == 1) == expected_single
+    # the limit is lifted afterwards
+    assert max(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas") == seen[0]

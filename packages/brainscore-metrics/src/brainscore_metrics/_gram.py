@@ -9,11 +9,15 @@ Precision (``precision=``):
 
 * ``'float64'``: each block is centred and converted to float64, then multiplied (float64 products, as
   the reference computes on float64 data).
-* ``'mixed'``: a float32 source is centred in float32 block by block (the float64 means split into a
-  float32 pair, so the centred values carry one float32 rounding), each
+* ``'mixed'``: a float32 source is centred in float32 block by block, so the centred values carry one float32
+  rounding (on numpy, columns: ``x - hi`` with ``hi`` the float64 mean rounded to float32, and the float64 result
+  double-centred, which removes the offset ``lo = mean - hi`` exactly; rows, and on torch: ``x - hi - lo``), each
   block product runs in float32 (BLAS ``ssyrk``, about twice the float64 speed) and the block products
   are summed in float64, so a rounding error stays within one block of ``_MIXED_BLOCK`` features
   instead of growing over all features. A float64 source is always multiplied in float64.
+
+BLAS threads (numpy): with four blocks or more, the first two block products run on all BLAS threads and on one, and
+the rest on the faster (:class:`_ThreadProbe`): on cores that other processes keep busy, threaded OpenBLAS waits.
 
 Constant features: with ``center='columns'`` a feature that is constant over all stimuli centres to zero and adds
 exactly nothing to ``G`` (nor to any training block or cross block taken from it), so such columns are found in one
@@ -25,6 +29,8 @@ column varies.
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -37,7 +43,11 @@ PRECISIONS = ("mixed", "float64")
 #: features per block in float32 products (bounds the float32 rounding error of one summand)
 _MIXED_BLOCK = 2048
 #: bytes of scratch per block in float64 products
-_FLOAT64_BLOCK_BYTES = 48 * 2 ** 20
+_FLOAT64_BLOCK_BYTES = 16 * 2 ** 20
+#: rows on which :func:`varying_columns` first looks for a difference
+_HEAD_ROWS = 9
+#: from this many blocks on, the first two time BLAS on all threads against one (:class:`_ThreadProbe`)
+_PROBE_MIN_BLOCKS = 4
 
 
 def check_precision(precision: str) -> str:
@@ -52,6 +62,8 @@ def _uses_float32(X, precision: str) -> bool:
 
 
 def _means(xp, X, center: str):
+    if center == "rows" and xp is None:  # numpy
+        return np.mean(X, axis=1, dtype=np.float64)[:, None]
     if center == "columns":
         if xp.name == "numpy":
             return np.mean(X, axis=0, dtype=np.float64)[None, :]
@@ -68,8 +80,10 @@ def _means(xp, X, center: str):
 def varying_columns(xp, X, block: int = 2048) -> np.ndarray | None:
     """Positions of the columns of ``X`` that are not constant over its rows, or None when every column varies.
 
-    One pass over ``X`` in blocks of ``block`` columns (each compared with its first row; a boolean scratch of
-    n x ``block``), no copy of ``X``. A column holding a NaN counts as varying.
+    Every column is compared with its first row: first on the first :data:`_HEAD_ROWS` rows (most varying columns
+    differ there), then the columns still undecided on all rows, in blocks of ``block`` columns (a boolean scratch
+    of n x ``block``; no copy of ``X`` beyond the undecided columns of one block). A column holding a NaN counts as
+    varying.
 
     Parameters
     ----------
@@ -83,10 +97,20 @@ def varying_columns(xp, X, block: int = 2048) -> np.ndarray | None:
     n, p = X.shape
     if n < 2:
         return np.arange(0)
-    varying = np.empty(p, dtype=bool)
+    varying = np.zeros(p, dtype=bool)
+    rows_sliceable = isinstance(X, np.ndarray) or xp.name != "numpy"  # RowStack slices columns only
     for start in range(0, p, block):
         chunk = X[:, start:start + block]
-        varying[start:start + block] = xp.to_numpy(xp.any(chunk[1:] != chunk[:1], axis=0))
+        if rows_sliceable:
+            decided = xp.to_numpy(xp.any(chunk[1:_HEAD_ROWS] != chunk[:1], axis=0))
+            varying[start:start + block] = decided
+            undecided = np.flatnonzero(~decided)
+            if len(undecided) == 0:
+                continue
+            chunk = xp.take(chunk, xp.index(undecided, chunk), 1)
+            varying[start + undecided] = xp.to_numpy(xp.any(chunk[1:] != chunk[:1], axis=0))
+        else:
+            varying[start:start + block] = xp.to_numpy(xp.any(chunk[1:] != chunk[:1], axis=0))
     return None if varying.all() else np.flatnonzero(varying)
 
 
@@ -123,13 +147,13 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
     """
     check_precision(precision)
     n, p = X.shape
-    means = _means(xp, X, center)
     float32 = _uses_float32(X, precision)
     block = _MIXED_BLOCK if float32 else max(1, _FLOAT64_BLOCK_BYTES // (8 * max(n, 1)))
     kept = varying_columns(xp, X, block) if center == "columns" else None
     blocks = _column_blocks(xp, X, kept, p, block)
     if xp.name == "numpy":
-        return _numpy_gram(X, means, blocks, float32)
+        return _numpy_gram(X, center, blocks, float32)
+    means = _means(xp, X, center)
     gram = xp.zeros((n, n), dtype=xp.float64, like=X)
     if float32 and means is not None:  # as in _numpy_gram: centring in float32 with the means as hi + lo
         high = xp.asarray(means, dtype=xp.float32)
@@ -174,26 +198,105 @@ def stimulus_gram_as_numpy(X, *, center: str = "columns", precision: str = "mixe
     return xp.to_numpy(stimulus_gram(xp, xp.asarray(X), center=center, precision=precision))
 
 
-def _numpy_gram(X, means, blocks: list, float32: bool) -> np.ndarray:
+def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
+    """numpy's :func:`stimulus_gram`. Column means are taken block by block (each block is read while it is in
+    cache). With ``center='columns'`` a float32 block is centred by its means rounded to float32 (``x - hi``: exact
+    for x near the mean, else one rounding), and the Gram matrix is double-centred in float64 at the end: a column
+    offset ``c`` (``lo``, the rounding of the means) adds ``Zc c 1' + 1 c' Zc' + |c|^2 1 1'``, which double centring
+    removes, and ``Zc Zc'`` is already double-centred."""
+    from scipy.linalg import blas
+
     n = X.shape[0]
-    gram = np.zeros((n, n))
-    if float32 and means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
-        high = means.astype(np.float32)
-        low = (means - high).astype(np.float32)
-    for columns in blocks:
-        mean_columns = columns if means is not None and means.shape[0] == 1 else slice(None)
-        if float32:
-            if means is None:
-                chunk = np.ascontiguousarray(X[:, columns], dtype=np.float32)
-            else:  # x - hi is exact for x near the mean (Sterbenz); - lo then rounds once
-                chunk = np.subtract(X[:, columns], high[:, mean_columns], dtype=np.float32)
-                chunk -= low[:, mean_columns]
+    gram = np.zeros((n, n))  # its lower triangle accumulates the products (BLAS syrk, in place)
+    # zeros: syrk writes one triangle, the other stays 0 (added to gram's upper triangle, overwritten at the end)
+    scratch = np.zeros((n, n), dtype=np.float32, order="F") if float32 and blocks else None
+    row_means = _means(None, X, "rows") if center == "rows" else None
+    if float32 and row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
+        high = row_means.astype(np.float32)
+        low = (row_means - high).astype(np.float32)
+
+    def block_product(columns):
+        values = X[:, columns]
+        if center == "columns":
+            means = np.mean(values, axis=0, dtype=np.float64)
+            chunk = np.subtract(values, means.astype(np.float32) if float32 else means,
+                                dtype=np.float32 if float32 else np.float64)
+        elif center == "rows" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
+            chunk = np.subtract(values, high, dtype=np.float32)
+            chunk -= low
+        elif center == "rows":
+            chunk = np.subtract(values, row_means, dtype=np.float64)
         else:
-            chunk = np.asarray(X[:, columns], dtype=np.float64)
-            if means is not None:
-                chunk = chunk - means[:, mean_columns]
-        gram += chunk @ chunk.T  # numpy hands ``a @ a.T`` to BLAS syrk
+            chunk = np.ascontiguousarray(values, dtype=np.float32 if float32 else np.float64)
+        if float32:  # the float32 product's upper triangle (Fortran order) is the lower one of gram (C order)
+            return chunk, lambda: np.add(gram, blas.ssyrk(1.0, chunk.T, beta=0.0, c=scratch, trans=1,
+                                                          overwrite_c=1).T, out=gram)
+        return chunk, lambda: blas.dsyrk(1.0, chunk.T, beta=1.0, c=gram.T, trans=1, overwrite_c=1)
+
+    with _fastest_threads(len(blocks)) as timed:
+        for columns in blocks:
+            chunk, product = block_product(columns)
+            timed(product)
+            del chunk, product  # the product holds the block: freed before the next one is formed
+    _mirror_lower_triangle(gram)
+    if center == "columns" and float32:
+        row_mean = gram.mean(axis=1)
+        gram -= row_mean[:, None]
+        gram -= row_mean[None, :]
+        gram += row_mean.mean()
     return gram
+
+
+def _mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
+    """Copy the lower triangle of a square C-ordered matrix onto its upper one, in place, by blocks of rows."""
+    n = matrix.shape[0]
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        diagonal = matrix[start:stop, start:stop]
+        upper = np.triu_indices(stop - start, 1)
+        diagonal[upper] = diagonal.T[upper]
+        matrix[start:stop, stop:] = matrix[stop:, start:stop].T
+
+
+class _ThreadProbe:
+    """Times the first two block products, on all BLAS threads and on one, and runs the rest on the faster.
+
+    On a machine whose cores other processes keep busy, OpenBLAS's threads wait for each other: a 640 x 37,632
+    float32 Gram product took 0.61 s on two threads and 0.29 s on one (median of 9, load average 2.3 on 2 cores),
+    0.15 s on two threads when the machine was quiet. The probe blocks are products the Gram matrix needs anyway.
+    """
+
+    def __init__(self, count: int):
+        self.probing = count >= _PROBE_MIN_BLOCKS and (os.cpu_count() or 1) > 1
+        self.seconds: list[float] = []
+        self.single = None
+
+    def __call__(self, product):
+        from brainscore_metrics.backend import one_blas_thread
+
+        if self.probing and len(self.seconds) < 2:
+            with one_blas_thread() if len(self.seconds) == 1 else contextlib.nullcontext():
+                start = time.perf_counter()
+                result = product()
+                self.seconds.append(time.perf_counter() - start)
+            if len(self.seconds) == 2 and self.seconds[1] < self.seconds[0]:
+                self.single = one_blas_thread()
+                self.single.__enter__()
+            return result
+        return product()
+
+    def close(self) -> None:
+        if self.single is not None:
+            self.single.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def _fastest_threads(count: int) -> Iterator[_ThreadProbe]:
+    probe = _ThreadProbe(count)
+    try:
+        yield probe
+    finally:
+        probe.close()
 
 
 @contextlib.contextmanager
