@@ -9,7 +9,6 @@ Gram matrix, the same function on the source with the constant columns removed b
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -186,27 +185,3 @@ def test_dead_and_single_stimulus_units_take_the_varying_columns_path(monkeypatc
     monkeypatch.undo()
     _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
 
-
-@pytest.mark.parametrize(("first", "second", "expected_single"), [(0.5, 0.2, True), (0.2, 0.5, False)])
-def test_thread_probe_runs_the_rest_on_the_faster_setting(monkeypatch, first, second, expected_single):
-    # the probe's two timings replaced by fixed durations; the BLAS thread limit seen by each later product is read
-    # from threadpoolctl
-    from threadpoolctl import threadpool_info
-
-    clock = iter([0.0, first, 10.0, 10.0 + second])
-    monkeypatch.setattr(gram_module.time, "perf_counter", lambda: next(clock))
-    seen = []
-
-    def product():
-        seen.append(min(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"))
-        return 0
-
-    with gram_module._fastest_threads(5) as timed:
-        for _ in range(5):
-            timed(product)
-    if seen[0] == 1 or (os.cpu_count() or 1) == 1:
-        pytest.skip("BLAS runs on one thread here: nothing to choose")
-    assert seen[1] == 1  # the second probe block runs on one thread
-    assert (max(seen[2:]) == 1) == expected_single
-    # the limit is lifted afterwards
-    assert max(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas") == seen[0]

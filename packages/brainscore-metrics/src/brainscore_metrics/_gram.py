@@ -44,6 +44,10 @@ PRECISIONS = ("mixed", "float64")
 _MIXED_BLOCK = 2048
 #: bytes of scratch per block in float64 products
 _FLOAT64_BLOCK_BYTES = 16 * 2 ** 20
+#: rows per float32 panel product (:func:`_add_lower_products`)
+_PANEL_ROWS = 512
+#: largest n x n float32 scratch for one syrk per block (n up to 2,048); larger n: panel products, no scratch
+_FLOAT32_SCRATCH_BYTES = 16 * 2 ** 20
 #: rows on which :func:`varying_columns` first looks for a difference
 _HEAD_ROWS = 9
 #: from this many blocks on, the first two time BLAS on all threads against one (:class:`_ThreadProbe`)
@@ -208,8 +212,10 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
 
     n = X.shape[0]
     gram = np.zeros((n, n))  # its lower triangle accumulates the products (BLAS syrk, in place)
-    # zeros: syrk writes one triangle, the other stays 0 (added to gram's upper triangle, overwritten at the end)
-    scratch = np.zeros((n, n), dtype=np.float32, order="F") if float32 and blocks else None
+    # float32 products: one syrk into an n x n float32 scratch when that is small (about 10 % faster), else panels
+    # (zeros: syrk writes one triangle, the other stays 0, is added to gram's upper triangle and overwritten at the end)
+    small = float32 and blocks and 4 * n * n <= _FLOAT32_SCRATCH_BYTES
+    scratch = np.zeros((n, n), dtype=np.float32, order="F") if small else None
     row_means = _means(None, X, "rows") if center == "rows" else None
     if float32 and row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
         high = row_means.astype(np.float32)
@@ -228,6 +234,8 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
             chunk = np.subtract(values, row_means, dtype=np.float64)
         else:
             chunk = np.ascontiguousarray(values, dtype=np.float32 if float32 else np.float64)
+        if float32 and scratch is None:
+            return chunk, lambda: _add_lower_products(gram, chunk)
         if float32:  # the float32 product's upper triangle (Fortran order) is the lower one of gram (C order)
             return chunk, lambda: np.add(gram, blas.ssyrk(1.0, chunk.T, beta=0.0, c=scratch, trans=1,
                                                           overwrite_c=1).T, out=gram)
@@ -245,6 +253,21 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
         gram -= row_mean[None, :]
         gram += row_mean.mean()
     return gram
+
+
+def _add_lower_products(gram: np.ndarray, chunk: np.ndarray) -> None:
+    """``gram += chunk chunk'`` on the lower triangle (and diagonal blocks), the float32 products formed in panels of
+    :data:`_PANEL_ROWS` rows (``chunk[rows] chunk[:start]'`` and syrk on the diagonal block): no n x n float32
+    temporary, and the multiply-adds of one syrk."""
+    n = gram.shape[0]
+    for start in range(0, n, _PANEL_ROWS):
+        stop = min(start + _PANEL_ROWS, n)
+        rows = chunk[start:stop]
+        if start:
+            lower = gram[start:stop, :start]
+            np.add(lower, rows @ chunk[:start].T, out=lower)
+        diagonal = gram[start:stop, start:stop]
+        np.add(diagonal, rows @ rows.T, out=diagonal)  # numpy hands ``a @ a.T`` to BLAS syrk
 
 
 def _mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
