@@ -9,9 +9,8 @@ Precision (``precision=``):
 
 * ``'float64'``: each block is centred and converted to float64, then multiplied (float64 products, as
   the reference computes on float64 data).
-* ``'mixed'``: a float32 source is centred in float32 block by block, so the centred values carry one float32
-  rounding (on numpy, columns: ``x - hi`` with ``hi`` the float64 mean rounded to float32, and the float64 result
-  double-centred, which removes the offset ``lo = mean - hi`` exactly; rows, and on torch: ``x - hi - lo``), each
+* ``'mixed'``: a float32 source is centred in float32 block by block (the float64 means split into a
+  float32 pair ``hi + lo``, ``x - hi - lo``, so the centred values carry one float32 rounding), each
   block product runs in float32 (BLAS ``ssyrk``, about twice the float64 speed) and the block products
   are summed in float64, so a rounding error stays within one block of ``_MIXED_BLOCK`` features
   instead of growing over all features. A float64 source is always multiplied in float64.
@@ -204,10 +203,7 @@ def stimulus_gram_as_numpy(X, *, center: str = "columns", precision: str = "mixe
 
 def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
     """numpy's :func:`stimulus_gram`. Column means are taken block by block (each block is read while it is in
-    cache). With ``center='columns'`` a float32 block is centred by its means rounded to float32 (``x - hi``: exact
-    for x near the mean, else one rounding), and the Gram matrix is double-centred in float64 at the end: a column
-    offset ``c`` (``lo``, the rounding of the means) adds ``Zc c 1' + 1 c' Zc' + |c|^2 1 1'``, which double centring
-    removes, and ``Zc Zc'`` is already double-centred."""
+    cache); a float32 block is centred as ``x - hi - lo`` (the float64 means as a float32 pair)."""
     from scipy.linalg import blas
 
     n = X.shape[0]
@@ -223,10 +219,13 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
 
     def block_product(columns):
         values = X[:, columns]
-        if center == "columns":
+        if center == "columns" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
             means = np.mean(values, axis=0, dtype=np.float64)
-            chunk = np.subtract(values, means.astype(np.float32) if float32 else means,
-                                dtype=np.float32 if float32 else np.float64)
+            column_high = means.astype(np.float32)
+            chunk = np.subtract(values, column_high, dtype=np.float32)
+            chunk -= (means - column_high).astype(np.float32)
+        elif center == "columns":
+            chunk = np.subtract(values, np.mean(values, axis=0, dtype=np.float64), dtype=np.float64)
         elif center == "rows" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
             chunk = np.subtract(values, high, dtype=np.float32)
             chunk -= low
@@ -247,11 +246,6 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
             timed(product)
             del chunk, product  # the product holds the block: freed before the next one is formed
     _mirror_lower_triangle(gram)
-    if center == "columns" and float32:
-        row_mean = gram.mean(axis=1)
-        gram -= row_mean[:, None]
-        gram -= row_mean[None, :]
-        gram += row_mean.mean()
     return gram
 
 
