@@ -4,10 +4,11 @@ fast path, in the same run.
 Inputs (the generator of ``compare_reference.py --hard``): int8-quantised activations, 3,200 x 10,000 float32, 200
 neuroids, 10 stratified splits of 90 % / 10 % (8 object classes). ``q8`` (lognormal(0, 1.7) channel gains) has a
 centred Gram condition number of 2.2e8 and rank n - 1: the fast path (one factorisation of the bordered kernel) takes
-it. ``q8r`` (lognormal(0, 2.0) gains: 8,145 constant features, rank 1,855) has a singular Gram matrix: the kernel path
-refuses and the compressed-source path takes it (pivoted Cholesky factor of the Gram matrix, then one factorisation in
-its rank-sized feature space). The third row solves ``q8r`` split by split (the per-split pivoted Cholesky path, the
-fallback before this issue's third pass), for scale.
+it. ``q8r`` (lognormal(0, 2.0) gains: 8,145 constant features, 1,855 varying, rank 1,852) has a singular Gram matrix:
+fewer than n - 1 columns vary, so the kernel path is not tried and the fallback (path 3) runs on the varying columns,
+exact affine copies merged, as a narrow source (one factorisation in their feature space; no stimulus Gram matrix).
+The third row solves ``q8r`` split by split (the per-split pivoted Cholesky path, the fallback before this issue's
+third pass), for scale; the last line compares the fallback's predictions with it.
 
 Timing: ``cross_predictions`` only (the float64 Gram product included; loading and splitting not), single calls
 alternating between the rows, ``--repeat`` rounds, median per row; the load average is printed with the table.
@@ -58,13 +59,13 @@ def main() -> None:
     fast, singular = hard_input(1.7, args.stimuli, args.features), hard_input(2.0, args.stimuli, args.features)
     rows = {
         "q8: fast path (kernel factorisation)": lambda: least_squares.cross_predictions(xp, *fast),
-        "q8r: fallback (compressed source)": lambda: least_squares.cross_predictions(xp, *singular),
+        "q8r: fallback (path 3: varying columns)": lambda: least_squares.cross_predictions(xp, *singular),
         "q8r: per-split pivoted Cholesky (earlier fallback)": lambda: per_split(xp, *singular),
     }
     small = [array[:400] if index < 2 else [(t[t < 400], s[s < 400]) for t, s in array]
              for index, array in enumerate(singular)]
     least_squares.cross_predictions(xp, *small)  # warm-up: imports, BLAS threads
-    check = [np.max(np.abs(a - b)) for a, b in zip(rows["q8r: fallback (compressed source)"](),
+    check = [np.max(np.abs(a - b)) for a, b in zip(rows["q8r: fallback (path 3: varying columns)"](),
                                                     per_split(xp, *singular), strict=True)]
     times: dict[str, list[float]] = {name: [] for name in rows}
     load = [os.getloadavg()[0]]
@@ -81,7 +82,7 @@ def main() -> None:
     print("|---|---|---|")
     for name, values in times.items():
         print(f"| {name} | {statistics.median(values):.2f} | {statistics.median(values) / base:.2f} |")
-    print(f"compressed source vs per-split predictions: max abs difference {max(check):.1e}")
+    print(f"fallback vs per-split predictions: max abs difference {max(check):.1e}")
 
 
 if __name__ == "__main__":

@@ -10,27 +10,47 @@ Precision (``precision=``):
 * ``'float64'``: each block is centred and converted to float64, then multiplied (float64 products, as
   the reference computes on float64 data).
 * ``'mixed'``: a float32 source is centred in float32 block by block (the float64 means split into a
-  float32 pair, so the centred values carry one float32 rounding), each
+  float32 pair ``hi + lo``, ``x - hi - lo``, so the centred values carry one float32 rounding), each
   block product runs in float32 (BLAS ``ssyrk``, about twice the float64 speed) and the block products
   are summed in float64, so a rounding error stays within one block of ``_MIXED_BLOCK`` features
   instead of growing over all features. A float64 source is always multiplied in float64.
+
+BLAS threads (numpy): with four blocks or more, the first two block products run on all BLAS threads and on one, and
+the rest on the faster (:class:`_ThreadProbe`): on cores that other processes keep busy, threaded OpenBLAS waits.
+
+Constant features: with ``center='columns'`` a feature that is constant over all stimuli centres to zero and adds
+exactly nothing to ``G`` (nor to any training block or cross block taken from it), so such columns are found in one
+pass (:func:`varying_columns`) and left out of the product. Quantised ReLU activations have many (6,611 of 10,000
+features in the issue-31 input): the n x n x p product shrinks by the same factor. Nothing is copied when every
+column varies.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["PRECISIONS", "check_precision", "lapack_single_thread", "stimulus_gram", "stimulus_gram_as_numpy"]
+__all__ = ["PRECISIONS", "check_precision", "lapack_single_thread", "stimulus_gram", "stimulus_gram_as_numpy",
+           "varying_columns"]
 
 #: accepted ``precision`` values
 PRECISIONS = ("mixed", "float64")
 #: features per block in float32 products (bounds the float32 rounding error of one summand)
 _MIXED_BLOCK = 2048
 #: bytes of scratch per block in float64 products
-_FLOAT64_BLOCK_BYTES = 48 * 2 ** 20
+_FLOAT64_BLOCK_BYTES = 16 * 2 ** 20
+#: rows per float32 panel product (:func:`_add_lower_products`)
+_PANEL_ROWS = 512
+#: largest n x n float32 scratch for one syrk per block (n up to 2,048); larger n: panel products, no scratch
+_FLOAT32_SCRATCH_BYTES = 16 * 2 ** 20
+#: rows on which :func:`varying_columns` first looks for a difference
+_HEAD_ROWS = 9
+#: from this many blocks on, the first two time BLAS on all threads against one (:class:`_ThreadProbe`)
+_PROBE_MIN_BLOCKS = 4
 
 
 def check_precision(precision: str) -> str:
@@ -45,6 +65,8 @@ def _uses_float32(X, precision: str) -> bool:
 
 
 def _means(xp, X, center: str):
+    if center == "rows" and xp is None:  # numpy
+        return np.mean(X, axis=1, dtype=np.float64)[:, None]
     if center == "columns":
         if xp.name == "numpy":
             return np.mean(X, axis=0, dtype=np.float64)[None, :]
@@ -58,12 +80,53 @@ def _means(xp, X, center: str):
     raise ValueError(f"center must be 'rows', 'columns' or 'none', got {center!r}")
 
 
-def centered_block(xp, X, start: int, stop: int, means, *, float32: bool):
-    """Columns ``start:stop`` of X minus their means (computed in float64), as float32 or float64."""
-    chunk = xp.asarray(X[:, start:stop], dtype=xp.float64)
-    if means is not None:
-        chunk = chunk - (means[:, start:stop] if means.shape[0] == 1 else means)
-    return xp.asarray(chunk, dtype=xp.float32) if float32 else chunk
+def varying_columns(xp, X, block: int = 2048) -> np.ndarray | None:
+    """Positions of the columns of ``X`` that are not constant over its rows, or None when every column varies.
+
+    Every column is compared with its first row: first on the first :data:`_HEAD_ROWS` rows (most varying columns
+    differ there), then the columns still undecided on all rows, in blocks of ``block`` columns (a boolean scratch
+    of n x ``block``; no copy of ``X`` beyond the undecided columns of one block). A column holding a NaN counts as
+    varying.
+
+    Parameters
+    ----------
+    X : array of shape (n_stimuli, n_features); numpy, torch, or anything whose ``X[:, start:stop]`` is one
+    block : int, default=2048
+
+    Returns
+    -------
+    int ndarray of shape (n_varying,), increasing, or None (all n_features vary)
+    """
+    n, p = X.shape
+    if n < 2:
+        return np.arange(0)
+    varying = np.zeros(p, dtype=bool)
+    rows_sliceable = isinstance(X, np.ndarray) or xp.name != "numpy"  # RowStack slices columns only
+    for start in range(0, p, block):
+        chunk = X[:, start:start + block]
+        if rows_sliceable:
+            decided = xp.to_numpy(xp.any(chunk[1:_HEAD_ROWS] != chunk[:1], axis=0))
+            varying[start:start + block] = decided
+            undecided = np.flatnonzero(~decided)
+            if len(undecided) == 0:
+                continue
+            chunk = xp.take(chunk, xp.index(undecided, chunk), 1)
+            varying[start + undecided] = xp.to_numpy(xp.any(chunk[1:] != chunk[:1], axis=0))
+        else:
+            varying[start:start + block] = xp.to_numpy(xp.any(chunk[1:] != chunk[:1], axis=0))
+    return None if varying.all() else np.flatnonzero(varying)
+
+
+def _column_blocks(xp, X, kept, p: int, block: int) -> list:
+    """Column selectors of equal blocks of at most ``block`` columns: slices of all p columns, or index arrays of
+    the ``kept`` ones."""
+    count = p if kept is None else len(kept)
+    if count == 0:
+        return []
+    block = -(-count // -(-count // block))  # equal blocks
+    if kept is None:
+        return [slice(start, start + block) for start in range(0, count, block)]
+    return [xp.index(kept[start:start + block], X) for start in range(0, count, block)]
 
 
 def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
@@ -76,7 +139,8 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
         Not modified and not copied whole (blocks of columns are converted).
     center : {'columns', 'rows', 'none'}, default='columns'
         Subtract each feature's mean over stimuli (CKA, regressions), each stimulus' mean over features
-        (pattern correlations), or nothing.
+        (pattern correlations), or nothing. With 'columns', constant features are left out of the product
+        (they add exactly zero; module docstring).
     precision : {'mixed', 'float64'}, default='mixed'
         See the module docstring; only matters for a float32 source.
 
@@ -86,24 +150,26 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
     """
     check_precision(precision)
     n, p = X.shape
-    means = _means(xp, X, center)
     float32 = _uses_float32(X, precision)
     block = _MIXED_BLOCK if float32 else max(1, _FLOAT64_BLOCK_BYTES // (8 * max(n, 1)))
-    block = -(-p // -(-p // block)) if p else 1  # equal blocks
+    kept = varying_columns(xp, X, block) if center == "columns" else None
+    blocks = _column_blocks(xp, X, kept, p, block)
     if xp.name == "numpy":
-        return _numpy_gram(X, means, block, float32)
+        return _numpy_gram(X, center, blocks, float32)
+    means = _means(xp, X, center)
     gram = xp.zeros((n, n), dtype=xp.float64, like=X)
     if float32 and means is not None:  # as in _numpy_gram: centring in float32 with the means as hi + lo
         high = xp.asarray(means, dtype=xp.float32)
         low = xp.asarray(means - xp.asarray(high, dtype=xp.float64), dtype=xp.float32)
-    for start in range(0, p, block):
-        stop = start + block
+    for columns in blocks:
+        mean_columns = columns if means is not None and means.shape[0] == 1 else slice(None)
         if float32 and means is not None:
-            columns = slice(start, stop) if means.shape[0] == 1 else slice(None)
-            chunk = xp.asarray(X[:, start:stop], dtype=xp.float32) - high[:, columns]
-            chunk -= low[:, columns]
-        else:
-            chunk = centered_block(xp, X, start, stop, means, float32=float32)
+            chunk = xp.asarray(X[:, columns], dtype=xp.float32) - high[:, mean_columns]
+            chunk -= low[:, mean_columns]
+        else:  # float32 without centring, or float64
+            chunk = xp.asarray(X[:, columns], dtype=xp.float32 if float32 else xp.float64)
+            if means is not None:
+                chunk = chunk - means[:, mean_columns]
         gram += xp.asarray(chunk @ chunk.T, dtype=xp.float64)
     return gram
 
@@ -135,27 +201,119 @@ def stimulus_gram_as_numpy(X, *, center: str = "columns", precision: str = "mixe
     return xp.to_numpy(stimulus_gram(xp, xp.asarray(X), center=center, precision=precision))
 
 
-def _numpy_gram(X, means, block: int, float32: bool) -> np.ndarray:
-    n, p = X.shape
-    gram = np.zeros((n, n))
-    if float32 and means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
-        high = means.astype(np.float32)
-        low = (means - high).astype(np.float32)
-    for start in range(0, p, block):
-        stop = start + block
-        if float32:
-            columns = slice(start, stop) if means is not None and means.shape[0] == 1 else slice(None)
-            if means is None:
-                chunk = np.ascontiguousarray(X[:, start:stop], dtype=np.float32)
-            else:  # x - hi is exact for x near the mean (Sterbenz); - lo then rounds once
-                chunk = np.subtract(X[:, start:stop], high[:, columns], dtype=np.float32)
-                chunk -= low[:, columns]
+def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
+    """numpy's :func:`stimulus_gram`. Column means are taken block by block (each block is read while it is in
+    cache); a float32 block is centred as ``x - hi - lo`` (the float64 means as a float32 pair)."""
+    from scipy.linalg import blas
+
+    n = X.shape[0]
+    gram = np.zeros((n, n))  # its lower triangle accumulates the products (BLAS syrk, in place)
+    # float32 products: one syrk into an n x n float32 scratch when that is small (about 10 % faster), else panels
+    # (zeros: syrk writes one triangle, the other stays 0, is added to gram's upper triangle and overwritten at the end)
+    small = float32 and blocks and 4 * n * n <= _FLOAT32_SCRATCH_BYTES
+    scratch = np.zeros((n, n), dtype=np.float32, order="F") if small else None
+    row_means = _means(None, X, "rows") if center == "rows" else None
+    if float32 and row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
+        high = row_means.astype(np.float32)
+        low = (row_means - high).astype(np.float32)
+
+    def block_product(columns):
+        values = X[:, columns]
+        if center == "columns" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
+            means = np.mean(values, axis=0, dtype=np.float64)
+            column_high = means.astype(np.float32)
+            chunk = np.subtract(values, column_high, dtype=np.float32)
+            chunk -= (means - column_high).astype(np.float32)
+        elif center == "columns":
+            chunk = np.subtract(values, np.mean(values, axis=0, dtype=np.float64), dtype=np.float64)
+        elif center == "rows" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
+            chunk = np.subtract(values, high, dtype=np.float32)
+            chunk -= low
+        elif center == "rows":
+            chunk = np.subtract(values, row_means, dtype=np.float64)
         else:
-            chunk = np.asarray(X[:, start:stop], dtype=np.float64)
-            if means is not None:
-                chunk = chunk - (means[:, start:stop] if means.shape[0] == 1 else means)
-        gram += chunk @ chunk.T  # numpy hands ``a @ a.T`` to BLAS syrk
+            chunk = np.ascontiguousarray(values, dtype=np.float32 if float32 else np.float64)
+        if float32 and scratch is None:
+            return chunk, lambda: _add_lower_products(gram, chunk)
+        if float32:  # the float32 product's upper triangle (Fortran order) is the lower one of gram (C order)
+            return chunk, lambda: np.add(gram, blas.ssyrk(1.0, chunk.T, beta=0.0, c=scratch, trans=1,
+                                                          overwrite_c=1).T, out=gram)
+        return chunk, lambda: blas.dsyrk(1.0, chunk.T, beta=1.0, c=gram.T, trans=1, overwrite_c=1)
+
+    with _fastest_threads(len(blocks)) as timed:
+        for columns in blocks:
+            chunk, product = block_product(columns)
+            timed(product)
+            del chunk, product  # the product holds the block: freed before the next one is formed
+    _mirror_lower_triangle(gram)
     return gram
+
+
+def _add_lower_products(gram: np.ndarray, chunk: np.ndarray) -> None:
+    """``gram += chunk chunk'`` on the lower triangle (and diagonal blocks), the float32 products formed in panels of
+    :data:`_PANEL_ROWS` rows (``chunk[rows] chunk[:start]'`` and syrk on the diagonal block): no n x n float32
+    temporary, and the multiply-adds of one syrk."""
+    n = gram.shape[0]
+    for start in range(0, n, _PANEL_ROWS):
+        stop = min(start + _PANEL_ROWS, n)
+        rows = chunk[start:stop]
+        if start:
+            lower = gram[start:stop, :start]
+            np.add(lower, rows @ chunk[:start].T, out=lower)
+        diagonal = gram[start:stop, start:stop]
+        np.add(diagonal, rows @ rows.T, out=diagonal)  # numpy hands ``a @ a.T`` to BLAS syrk
+
+
+def _mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
+    """Copy the lower triangle of a square C-ordered matrix onto its upper one, in place, by blocks of rows."""
+    n = matrix.shape[0]
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        diagonal = matrix[start:stop, start:stop]
+        upper = np.triu_indices(stop - start, 1)
+        diagonal[upper] = diagonal.T[upper]
+        matrix[start:stop, stop:] = matrix[stop:, start:stop].T
+
+
+class _ThreadProbe:
+    """Times the first two block products, on all BLAS threads and on one, and runs the rest on the faster.
+
+    On a machine whose cores other processes keep busy, OpenBLAS's threads wait for each other: a 640 x 37,632
+    float32 Gram product took 0.61 s on two threads and 0.29 s on one (median of 9, load average 2.3 on 2 cores),
+    0.15 s on two threads when the machine was quiet. The probe blocks are products the Gram matrix needs anyway.
+    """
+
+    def __init__(self, count: int):
+        self.probing = count >= _PROBE_MIN_BLOCKS and (os.cpu_count() or 1) > 1
+        self.seconds: list[float] = []
+        self.single = None
+
+    def __call__(self, product):
+        from brainscore_metrics.backend import one_blas_thread
+
+        if self.probing and len(self.seconds) < 2:
+            with one_blas_thread() if len(self.seconds) == 1 else contextlib.nullcontext():
+                start = time.perf_counter()
+                result = product()
+                self.seconds.append(time.perf_counter() - start)
+            if len(self.seconds) == 2 and self.seconds[1] < self.seconds[0]:
+                self.single = one_blas_thread()
+                self.single.__enter__()
+            return result
+        return product()
+
+    def close(self) -> None:
+        if self.single is not None:
+            self.single.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def _fastest_threads(count: int) -> Iterator[_ThreadProbe]:
+    probe = _ThreadProbe(count)
+    try:
+        yield probe
+    finally:
+        probe.close()
 
 
 @contextlib.contextmanager

@@ -19,7 +19,10 @@ Paths, fastest first (each split gets the first that applies):
    prediction unchanged). The residual of stimulus set S under the model fitted without S is
    ``(I - H_SS)^-1 e_S`` (``e``: the residuals of the fit on all rows), a |S| x |S| solve per split.
 3. **Wide, complementary splits whose kernel path 1 refuses** (rank-deficient or too ill-conditioned stimulus Gram
-   matrix): the source is replaced by the pivoted Cholesky factor ``F`` (n x r) of its centred Gram matrix
+   matrix). With fewer varying columns than n - 1 (dead units), those columns, exact affine copies merged
+   (:func:`~brainscore_metrics._affine_columns.merge_affine_columns`), are a narrow source with the same predictions
+   and minimum norm: path 2 runs on them, and no stimulus Gram matrix is formed. Otherwise, or for the splits that
+   leaves unsolved (columns still dependent), the source is replaced by the pivoted Cholesky factor ``F`` (n x r) of its centred Gram matrix
    (:func:`compressed_source`, pivots below ``rcond^2`` times the largest eigenvalue dropped, r the rank). Least
    squares depends on the source only through its Gram matrix, so ``F`` gives the same predictions, and with r
    features path 2 applies. Training rows that lose a direction of ``F`` (a unit active only on held-out stimuli:
@@ -48,7 +51,8 @@ import contextlib
 
 import numpy as np
 
-from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
+from brainscore_metrics._affine_columns import merge_affine_columns
+from brainscore_metrics._gram import lapack_single_thread, stimulus_gram, varying_columns
 from brainscore_metrics._ridge import (
     MAX_LEAST_SQUARES_CONDITION,
     IllConditionedKernelError,
@@ -201,9 +205,10 @@ def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precisi
     ----------
     minimum_norm : bool, default=False
         For a split whose training rows lack a direction of the kept features (``I - H_SS`` singular), the
-        minimum-norm solution over the kept features (:func:`_minimum_norm_heldout`) instead of None. Right for a
-        source whose kept features are all its columns, e.g. :func:`compressed_source`'s (the norm is then the
-        source's); with dropped duplicated columns the norm would differ from scikit-learn's.
+        minimum-norm solution over the kept features (:func:`_minimum_norm_heldout`) instead of None, when the
+        kept features are all the columns of ``X`` (linearly independent: the norm is then the source's, as for
+        :func:`compressed_source`'s or a source's varying columns); with dependent columns dropped the norm would
+        differ from scikit-learn's, and such a split gets None.
 
     Returns
     -------
@@ -225,6 +230,7 @@ def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precisi
         del features_gram
         if rank == 0:
             raise IllConditionedKernelError("every feature is constant")
+        minimum_norm = minimum_norm and rank == X.shape[1]
         leading = factor[:rank]
         if xp.triangular_rcond(leading) ** 2 * MAX_LEAST_SQUARES_CONDITION < 1:
             raise IllConditionedKernelError(f"features Gram condition number ~{xp.triangular_rcond(leading) ** -2:.1e}")
@@ -345,23 +351,56 @@ def cross_predictions(xp, X, Y, splits, *, rcond: float = RCOND, precision: str 
     complementary = covers_complement(X.shape[0], splits)
     tests = [test for _, test in splits]
     if X.shape[1] > n_train:
-        gram = centered_gram(xp, X, precision)
+        predictions, gram = [None] * len(splits), None
         if complementary:
-            # rank(Xc) is at most the number of varying columns: with fewer than n - 1 (dead units of quantised
-            # ReLU activations) the kernel is singular, and its factorisation would only fail
-            varying = xp.item(xp.sum(xp.any(X[:1] != X, axis=0)))
-            if varying >= X.shape[0] - 1:
-                with contextlib.suppress(IllConditionedKernelError):  # gram stays intact (a copy is factorised)
-                    return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0)
-            with lapack_single_thread(xp):
-                compressed = compressed_source(xp, gram, rcond=rcond)
-            # one r x r factorisation (r <= n - 1) and an |S| x |S| one per split, against a training block each
-            with contextlib.suppress(IllConditionedKernelError):
-                return heldout_predictions_narrow(xp, compressed, Y, tests, rcond=rcond, minimum_norm=True)
-        return [split_predictions(xp, X, Y, train, test, gram=gram, rcond=rcond) for train, test in splits]
+            predictions, gram = _wide_heldout_predictions(xp, X, Y, tests, rcond=rcond, precision=precision)
+            if all(prediction is not None for prediction in predictions):
+                return predictions
+        gram = centered_gram(xp, X, precision) if gram is None else gram
+        return [prediction if prediction is not None else
+                split_predictions(xp, X, Y, train, test, gram=gram, rcond=rcond)
+                for prediction, (train, test) in zip(predictions, splits, strict=True)]
     predictions = [None] * len(splits)
     if complementary:
         with contextlib.suppress(IllConditionedKernelError):
             predictions = heldout_predictions_narrow(xp, X, Y, tests, rcond=rcond, precision=precision)
     return [prediction if prediction is not None else split_predictions(xp, X, Y, train, test, rcond=rcond)
             for prediction, (train, test) in zip(predictions, splits, strict=True)]
+
+
+def _wide_heldout_predictions(xp, X, Y, tests, *, rcond: float, precision: str) -> tuple:
+    """Paths 1-3 of the module docstring for a wide source and complementary splits: held-out predictions (None for
+    a split none of them solves) and the centred Gram matrix when one was formed (else None).
+
+    rank(Xc) is at most the number of varying columns. With fewer than n - 1 (dead units of quantised ReLU
+    activations) the stimulus kernel is singular: its factorisation is not tried. The varying columns, exact affine
+    copies merged (:func:`~brainscore_metrics._affine_columns.merge_affine_columns`: units firing on the same single
+    stimulus), are a narrow source with the same predictions and minimum norm (a constant column is zero once
+    centred): path 2 runs on them directly (p'^2 n for p' columns, instead of the n^2 p' Gram product and its n x n
+    pivoted factorisation). Splits it leaves unsolved (the columns still dependent) go through path 3.
+    """
+    n = X.shape[0]
+    kept = varying_columns(xp, X)
+    predictions = [None] * len(tests)
+    if kept is not None and len(kept) < n - 1:
+        varying = merge_affine_columns(xp, xp.take(X, xp.index(kept, X), 1))
+        with contextlib.suppress(IllConditionedKernelError):
+            predictions = heldout_predictions_narrow(xp, varying, Y, tests, rcond=rcond, precision=precision,
+                                                     minimum_norm=True)
+        del varying
+        if all(prediction is not None for prediction in predictions):
+            return predictions, None
+    gram = centered_gram(xp, X, precision)
+    if kept is None or len(kept) >= n - 1:
+        with contextlib.suppress(IllConditionedKernelError):  # gram stays intact (a copy is factorised)
+            return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0), gram
+    unsolved = [index for index, prediction in enumerate(predictions) if prediction is None]
+    with lapack_single_thread(xp):
+        compressed = compressed_source(xp, gram, rcond=rcond)
+    # one r x r factorisation (r <= n - 1) and an |S| x |S| one per split, against a training block each
+    with contextlib.suppress(IllConditionedKernelError):
+        solved = heldout_predictions_narrow(xp, compressed, Y, [tests[index] for index in unsolved], rcond=rcond,
+                                            minimum_norm=True)
+        for index, prediction in zip(unsolved, solved, strict=True):
+            predictions[index] = prediction
+    return predictions, gram

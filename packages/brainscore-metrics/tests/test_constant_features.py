@@ -1,0 +1,187 @@
+"""Constant features are left out of the stimulus Gram product, exact affine copies are merged, nothing else changes.
+
+A feature constant over all stimuli centres to zero: it adds exactly nothing to the column-centred Gram matrix, to a
+split's training block or to a cross block. ``stimulus_gram`` drops such columns before the n x n x p product.
+Expected values: ``np.ptp`` for which columns vary, the float64 product of the explicitly centred source for the
+Gram matrix, the same function on the source with the constant columns removed by hand, and scikit-learn
+(``LinearRegression()``, ``Ridge(1.0)``, ``PLSRegression(scale=False)``) fitted per split on the float64 cast.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.cross_decomposition import PLSRegression as SkPLS
+from sklearn.linear_model import LinearRegression as SkLinear
+from sklearn.linear_model import Ridge as SkRidge
+from sklearn.model_selection import ShuffleSplit
+from threadpoolctl import threadpool_limits
+
+import brainscore_metrics._affine_columns as affine_columns
+import brainscore_metrics._gram as gram_module
+import brainscore_metrics._least_squares as least_squares
+from brainscore_metrics._affine_columns import merge_affine_columns
+from brainscore_metrics._gram import stimulus_gram, varying_columns
+from brainscore_metrics.backend import get_backend
+from brainscore_metrics.regression import LinearRegression, PLSRegression, RidgeRegression
+
+
+def dead_unit_source(n: int, p: int, dead: int, seed: int = 0):
+    """Quantised ReLU activations of an 8-dimensional latent where ``dead`` of the ``p`` units never fire (constant
+    0) and two more are constant at another level; a target depending on the latent."""
+    rng = np.random.default_rng(seed)
+    latent = rng.normal(size=(n, 8))
+    X = np.maximum(latent @ rng.normal(size=(8, p)) + 0.3 * rng.normal(size=(n, p)), 0)
+    X = np.round(X / X.max() * 127) * X.max() / 127
+    dead_columns = rng.choice(p, size=dead + 2, replace=False)
+    X[:, dead_columns[:dead]] = 0.0
+    X[:, dead_columns[dead:]] = 3.5
+    Y = latent @ rng.normal(size=(8, 5)) + 0.5 * rng.normal(size=(n, 5))
+    return X, Y
+
+
+def _splits(n: int):
+    return [(np.sort(a), np.sort(b)) for a, b in ShuffleSplit(4, train_size=0.9, random_state=2).split(np.zeros(n))]
+
+
+def _sklearn(make, X, Y, splits):
+    X = X.astype(np.float64)
+    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+        warnings.simplefilter("ignore")
+        return [make().fit(X[train], Y[train]).predict(X[test]) for train, test in splits]
+
+
+def _assert_close(xp, ours, expected, rtol):
+    for mine, reference in zip(ours, expected, strict=True):
+        np.testing.assert_allclose(xp.to_numpy(mine), reference, rtol=0, atol=rtol * np.abs(reference).max())
+
+
+def test_varying_columns_equal_numpy_ptp(backend_name):
+    xp = get_backend(backend_name)
+    X, _ = dead_unit_source(30, 50, dead=20)
+    expected = np.flatnonzero(np.ptp(X, axis=0) != 0)
+    assert len(expected) == 28
+    for block in (3, 7, 2048):  # blocks that split the columns unevenly, and one block
+        np.testing.assert_array_equal(varying_columns(xp, xp.asarray(X), block), expected)
+    rng = np.random.default_rng(1)
+    assert varying_columns(xp, xp.asarray(rng.normal(size=(5, 9)))) is None  # every column varies: no index
+    assert len(varying_columns(xp, xp.asarray(X[:1]))) == 0  # one stimulus: nothing varies
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("precision", ["mixed", "float64"])
+def test_gram_without_constant_columns_equals_the_full_product(backend_name, dtype, precision):
+    xp = get_backend(backend_name)
+    X, _ = dead_unit_source(40, 300, dead=200)
+    X = X.astype(dtype)
+    varying = np.flatnonzero(np.ptp(X, axis=0) != 0)
+    full = xp.to_numpy(stimulus_gram(xp, xp.asarray(X), precision=precision))
+    # the same function on the source with the constant columns removed by hand: the same blocks, the same numbers
+    # but for the last bits (a gathered block and a sliced one may be summed and multiplied in another order)
+    dropped = xp.to_numpy(stimulus_gram(xp, xp.asarray(np.ascontiguousarray(X[:, varying])), precision=precision))
+    np.testing.assert_allclose(full, dropped, rtol=0, atol=1e-14 * np.abs(dropped).max())
+    # and the float64 product of the explicitly centred source, constant columns included
+    Z = X.astype(np.float64) - X.astype(np.float64).mean(axis=0)
+    expected = Z @ Z.T
+    tolerance = 1e-13 if dtype == np.float64 or precision == "float64" else 2e-6
+    np.testing.assert_allclose(full, expected, rtol=0, atol=tolerance * np.abs(expected).max())
+
+
+def test_the_product_sees_only_the_varying_columns(monkeypatch):
+    X, _ = dead_unit_source(40, 300, dead=200)
+    seen = []
+    original = gram_module._numpy_gram
+
+    def spy(values, center, blocks, float32):
+        seen.extend(int(np.asarray(values[:, columns]).shape[1]) for columns in blocks)
+        return original(values, center, blocks, float32)
+
+    monkeypatch.setattr(gram_module, "_numpy_gram", spy)
+    stimulus_gram(get_backend("numpy"), X)
+    assert sum(seen) == 98  # 300 - 200 dead - 2 constant at 3.5
+    seen.clear()
+    stimulus_gram(get_backend("numpy"), X, center="rows")  # rows centred: a constant column is not zero
+    assert sum(seen) == 300
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("dead", [150, 340], ids=["more_varying_than_stimuli", "fewer_varying_than_stimuli"])
+def test_regressions_on_dead_units_equal_sklearn(monkeypatch, dtype, dead):
+    # 80 stimuli x 400 units, 150 or 340 of them dead (248 or 58 varying: least squares takes the kernel
+    # factorisation or the compressed source, both formed from the Gram matrix without the constant columns)
+    xp = get_backend("numpy")
+    X, Y = dead_unit_source(80, 400, dead=dead)
+    X = X.astype(dtype)
+    splits = _splits(80)
+    regressions = {"linear": LinearRegression, "ridge": lambda: RidgeRegression(1.0, precision="float64"),
+                   "ridge_mixed": lambda: RidgeRegression(1.0), "pls": lambda: PLSRegression(5)}
+    ours = {name: make().cross_predict(X, Y, splits) for name, make in regressions.items()}
+    _assert_close(xp, ours["linear"], _sklearn(SkLinear, X, Y, splits), 1e-6)
+    expected = _sklearn(lambda: SkRidge(1.0), X, Y, splits)
+    _assert_close(xp, ours["ridge"], expected, 1e-8)
+    # float32 products (mixed precision) on a float32 source: their rounding, the same with or without dropping
+    _assert_close(xp, ours["ridge_mixed"], expected, 1e-4 if dtype == np.float32 else 1e-8)
+    _assert_close(xp, ours["pls"], _sklearn(lambda: SkPLS(5, scale=False), X, Y, splits), 1e-8)
+    # every constant column kept in the product (no dropping): the same predictions to rounding
+    monkeypatch.setattr(gram_module, "varying_columns", lambda *args, **kwargs: None)
+    for name, make in regressions.items():
+        _assert_close(xp, ours[name], make().cross_predict(X, Y, splits), 1e-12)
+
+
+def affine_copy_source(n: int = 80, seed: int = 3):
+    """Varying columns only: 40 dense units, 12 units that fire on a single stimulus (three on stimulus 5, two on
+    stimulus 9, the others alone), and exact affine copies of dense units (y = a + s x with s a power of two)."""
+    rng = np.random.default_rng(seed)
+    latent = rng.normal(size=(n, 6))
+    dense = np.round(latent @ rng.normal(size=(6, 40)) * 8) / 8
+    sparse = np.zeros((n, 12))
+    for column, stimulus in enumerate([5, 5, 5, 9, 9, 11, 13, 17, 19, 23, 29, 31]):
+        sparse[stimulus, column] = 1.5 + column
+    copies = 3.0 + 2.0 * dense[:, :3]
+    X = np.concatenate([dense, sparse, copies, -0.5 * dense[:, 3:4]], axis=1)
+    Y = latent @ rng.normal(size=(6, 4)) + 0.3 * rng.normal(size=(n, 4))
+    Y[5] += 4.0  # the targets depend on the sparse stimuli too
+    return X, Y
+
+
+def test_merged_affine_columns_keep_the_centred_gram_matrix(backend_name):
+    xp = get_backend(backend_name)
+    X, _ = affine_copy_source()
+    merged = xp.to_numpy(merge_affine_columns(xp, xp.asarray(X)))
+    # 56 columns: 40 dense + 12 sparse + 3 copies + 1 negative copy; groups: 3 on stimulus 5 -> 1, 2 on stimulus 9 ->
+    # 1, each copy joins its original
+    assert merged.shape == (80, 56 - 2 - 1 - 3 - 1)
+
+    def centred_gram(values):
+        centred = values - values.mean(axis=0)
+        return centred @ centred.T
+
+    expected = centred_gram(X)
+    np.testing.assert_allclose(centred_gram(merged), expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    rng = np.random.default_rng(0)
+    independent = rng.normal(size=(10, 7))
+    np.testing.assert_array_equal(xp.to_numpy(merge_affine_columns(xp, xp.asarray(independent))), independent)
+
+
+def test_equal_checksums_of_different_patterns_stay_apart():
+    # equal sums (2) and equal weighted sums with weights 1, 1.5, 2 (3), different patterns
+    patterns = np.array([[1.0, 0.0, 1.0], [0.0, 2.0, 0.0], [1.0, 0.0, 1.0]])
+    group = affine_columns._groups(patterns)
+    assert group[0] != group[1] and group[0] == group[2]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_dead_and_single_stimulus_units_take_the_varying_columns_path(monkeypatch, dtype):
+    # 200 dead units next to the affine-copy source: 56 varying columns < n - 1, dependent only through exact affine
+    # copies; held-out stimuli 5, 9, ... leave splits without a direction (scikit-learn's minimum-norm solution)
+    X, Y = affine_copy_source()
+    X = np.concatenate([X, np.zeros((80, 200))], axis=1).astype(dtype)
+    splits = [(np.setdiff1d(np.arange(80), test), test) for test in np.array_split(np.arange(80), 8)]
+    for name in ("centered_gram", "compressed_source", "split_predictions"):
+        monkeypatch.setattr(least_squares, name, lambda *args, _name=name, **kwargs: pytest.fail(f"{_name} ran"))
+    ours = LinearRegression().cross_predict(X, Y, splits)
+    monkeypatch.undo()
+    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+
