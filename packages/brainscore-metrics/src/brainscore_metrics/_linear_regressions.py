@@ -27,6 +27,10 @@ __all__ = ["LinearRegression", "RidgeCVRegression", "RidgeRegression"]
 
 
 class _LinearFamily(_ArrayRegression):
+    #: a wide source's cross-validated fit costs one n x n stimulus Gram product for every split together
+    #: (:func:`brainscore_metrics.notices.notice_wide_source` estimates its time from that)
+    shares_one_gram = True
+
     def _predict(self, xp, state, X, rows, same_source):
         if "dual" in state and not same_source:
             from brainscore_metrics._ridge import dual_to_primal

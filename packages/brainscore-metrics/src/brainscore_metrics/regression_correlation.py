@@ -176,7 +176,8 @@ class CrossRegressedCorrelation(Metric):
         if regression.backend is None:
             regression.backend = xp.name
         n, p = X.shape
-        notice_wide_source(p, max(len(train) for train, _ in splits), len(splits), f"{self.regression!s} regression")
+        notice_wide_source(p, max(len(train) for train, _ in splits), len(splits), f"{self.regression!s} regression",
+                           n_stimuli=n if getattr(regression, "shares_one_gram", False) else None)
         with blas_threads_for(xp, flops=len(splits) * n * p * (min(n, p) + Y.shape[1])):
             predictions = regression.cross_predict(X, Y, splits)
             Yf = xp.asarray(Y, dtype=xp.float64)
