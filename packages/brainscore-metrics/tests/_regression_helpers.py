@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.stats
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
+from threadpoolctl import threadpool_limits
 
 from brainio.assemblies import NeuroidAssembly
 
@@ -69,3 +72,24 @@ def reference_cv(X, Y, ids, target_order_ids, target_order_objects, make_estimat
     center = medians.mean()
     error = medians.std() / np.sqrt(len(medians))
     return center, error, np.array(raws), estimators
+
+
+def shuffle_splits(n: int, n_splits: int, random_state: int) -> list:
+    """(train, test) index pairs, each sorted, from scikit-learn's ``ShuffleSplit(train_size=0.9)``."""
+    splits = ShuffleSplit(n_splits, train_size=0.9, random_state=random_state).split(np.zeros(n))
+    return [(np.sort(train), np.sort(test)) for train, test in splits]
+
+
+def sklearn_split_predictions(make, X, Y, splits) -> list:
+    """scikit-learn's held-out predictions per split (``make()`` an estimator), fitted on the float64 cast of ``X``."""
+    X = X.astype(np.float64)
+    # one BLAS thread: the small SVDs of the reference thrash on two threads when the cores are busy
+    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+        warnings.simplefilter("ignore")
+        return [make().fit(X[train], Y[train]).predict(X[test]) for train, test in splits]
+
+
+def assert_predictions_close(xp, ours, expected, rtol) -> None:
+    """Each split's predictions within ``rtol`` times the largest reference prediction (absolute)."""
+    for mine, reference in zip(ours, expected, strict=True):
+        np.testing.assert_allclose(xp.to_numpy(mine), reference, rtol=0, atol=rtol * np.abs(reference).max())

@@ -9,15 +9,12 @@ Gram matrix, the same function on the source with the constant columns removed b
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
+from _regression_helpers import assert_predictions_close, shuffle_splits, sklearn_split_predictions
 from sklearn.cross_decomposition import PLSRegression as SkPLS
 from sklearn.linear_model import LinearRegression as SkLinear
 from sklearn.linear_model import Ridge as SkRidge
-from sklearn.model_selection import ShuffleSplit
-from threadpoolctl import threadpool_limits
 
 import brainscore_metrics._affine_columns as affine_columns
 import brainscore_metrics._gram as gram_module
@@ -40,22 +37,6 @@ def dead_unit_source(n: int, p: int, dead: int, seed: int = 0):
     X[:, dead_columns[dead:]] = 3.5
     Y = latent @ rng.normal(size=(8, 5)) + 0.5 * rng.normal(size=(n, 5))
     return X, Y
-
-
-def _splits(n: int):
-    return [(np.sort(a), np.sort(b)) for a, b in ShuffleSplit(4, train_size=0.9, random_state=2).split(np.zeros(n))]
-
-
-def _sklearn(make, X, Y, splits):
-    X = X.astype(np.float64)
-    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
-        warnings.simplefilter("ignore")
-        return [make().fit(X[train], Y[train]).predict(X[test]) for train, test in splits]
-
-
-def _assert_close(xp, ours, expected, rtol):
-    for mine, reference in zip(ours, expected, strict=True):
-        np.testing.assert_allclose(xp.to_numpy(mine), reference, rtol=0, atol=rtol * np.abs(reference).max())
 
 
 def test_varying_columns_equal_numpy_ptp(backend_name):
@@ -114,20 +95,20 @@ def test_regressions_on_dead_units_equal_sklearn(monkeypatch, dtype, dead):
     xp = get_backend("numpy")
     X, Y = dead_unit_source(80, 400, dead=dead)
     X = X.astype(dtype)
-    splits = _splits(80)
+    splits = shuffle_splits(80, 4, 2)
     regressions = {"linear": LinearRegression, "ridge": lambda: RidgeRegression(1.0, precision="float64"),
                    "ridge_mixed": lambda: RidgeRegression(1.0), "pls": lambda: PLSRegression(5)}
     ours = {name: make().cross_predict(X, Y, splits) for name, make in regressions.items()}
-    _assert_close(xp, ours["linear"], _sklearn(SkLinear, X, Y, splits), 1e-6)
-    expected = _sklearn(lambda: SkRidge(1.0), X, Y, splits)
-    _assert_close(xp, ours["ridge"], expected, 1e-8)
+    assert_predictions_close(xp, ours["linear"], sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
+    expected = sklearn_split_predictions(lambda: SkRidge(1.0), X, Y, splits)
+    assert_predictions_close(xp, ours["ridge"], expected, 1e-8)
     # float32 products (mixed precision) on a float32 source: their rounding, the same with or without dropping
-    _assert_close(xp, ours["ridge_mixed"], expected, 1e-4 if dtype == np.float32 else 1e-8)
-    _assert_close(xp, ours["pls"], _sklearn(lambda: SkPLS(5, scale=False), X, Y, splits), 1e-8)
+    assert_predictions_close(xp, ours["ridge_mixed"], expected, 1e-4 if dtype == np.float32 else 1e-8)
+    assert_predictions_close(xp, ours["pls"], sklearn_split_predictions(lambda: SkPLS(5, scale=False), X, Y, splits), 1e-8)
     # every constant column kept in the product (no dropping): the same predictions to rounding
     monkeypatch.setattr(gram_module, "varying_columns", lambda *args, **kwargs: None)
     for name, make in regressions.items():
-        _assert_close(xp, ours[name], make().cross_predict(X, Y, splits), 1e-12)
+        assert_predictions_close(xp, ours[name], make().cross_predict(X, Y, splits), 1e-12)
 
 
 def affine_copy_source(n: int = 80, seed: int = 3):
@@ -183,5 +164,5 @@ def test_dead_and_single_stimulus_units_take_the_varying_columns_path(monkeypatc
         monkeypatch.setattr(least_squares, name, lambda *args, _name=name, **kwargs: pytest.fail(f"{_name} ran"))
     ours = LinearRegression().cross_predict(X, Y, splits)
     monkeypatch.undo()
-    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+    assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
 

@@ -12,15 +12,13 @@ from ``np.corrcoef`` written out here; the real-data case uses the Cowley 2023 i
 from __future__ import annotations
 
 import csv
-import warnings
 
 import numpy as np
 import pytest
+from _regression_helpers import assert_predictions_close, shuffle_splits, sklearn_split_predictions
 from sklearn.cross_decomposition import PLSRegression as SkPLS
 from sklearn.linear_model import LinearRegression as SkLinear
 from sklearn.linear_model import Ridge as SkRidge
-from sklearn.model_selection import ShuffleSplit
-from threadpoolctl import threadpool_limits
 
 import brainscore_metrics._least_squares as least_squares
 from brainscore_metrics._ridge import centered_gram, ridge_heldout_predictions
@@ -80,23 +78,6 @@ def hard_source(kind: str, n: int, p: int, seed: int = 0):
     return X, Y
 
 
-def _splits(n: int):
-    return [(np.sort(a), np.sort(b)) for a, b in ShuffleSplit(5, train_size=0.9, random_state=1).split(np.zeros(n))]
-
-
-def _sklearn(make, X, Y, splits):
-    X = X.astype(np.float64)
-    # one BLAS thread: the small SVDs of the reference thrash on two threads when the cores are busy
-    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
-        warnings.simplefilter("ignore")
-        return [make().fit(X[train], Y[train]).predict(X[test]) for train, test in splits]
-
-
-def _assert_close(xp, ours, expected, rtol):
-    for mine, reference in zip(ours, expected, strict=True):
-        np.testing.assert_allclose(xp.to_numpy(mine), reference, rtol=0, atol=rtol * np.abs(reference).max())
-
-
 SHAPES = [pytest.param(80, 240, id="wide"), pytest.param(150, 40, id="narrow")]
 
 
@@ -107,9 +88,9 @@ def test_least_squares_equals_sklearn(backend_name, kind, n, p, dtype):
     xp = get_backend(backend_name)
     X, Y = hard_source(kind, n, p)
     X = X.astype(dtype)
-    splits = _splits(n)
+    splits = shuffle_splits(n, 5, 1)
     ours = LinearRegression(backend=backend_name).cross_predict(xp.asarray(X), xp.asarray(Y), splits)
-    _assert_close(xp, ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+    assert_predictions_close(xp, ours, sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
 
 
 @pytest.mark.parametrize(("n", "p"), SHAPES)
@@ -117,11 +98,11 @@ def test_least_squares_equals_sklearn(backend_name, kind, n, p, dtype):
 def test_ridge_pls_neuron_to_neuron_equal_references(kind, n, p):
     xp = get_backend("numpy")
     X, Y = hard_source(kind, n, p)
-    splits = _splits(n)
+    splits = shuffle_splits(n, 5, 1)
     ridge = RidgeRegression(1.0, precision="float64").cross_predict(X, Y, splits)
-    _assert_close(xp, ridge, _sklearn(lambda: SkRidge(1.0), X, Y, splits), 1e-8)
+    assert_predictions_close(xp, ridge, sklearn_split_predictions(lambda: SkRidge(1.0), X, Y, splits), 1e-8)
     pls = PLSRegression(6).cross_predict(X, Y, splits)
-    _assert_close(xp, pls, _sklearn(lambda: SkPLS(6, scale=False), X, Y, splits), 1e-8)
+    assert_predictions_close(xp, pls, sklearn_split_predictions(lambda: SkPLS(6, scale=False), X, Y, splits), 1e-8)
     # neuron to neuron: the unit of the largest training Pearson r (np.corrcoef, NaN for constant units)
     for (train, test), prediction in zip(splits, NeuronToNeuron().cross_predict(X, Y, splits), strict=True):
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -140,9 +121,9 @@ def test_least_squares_keeps_the_one_factorisation_path(monkeypatch, n, p, kind)
         raise AssertionError("a split was solved on its own")
 
     monkeypatch.setattr(least_squares, "split_predictions", refuse)
-    splits = _splits(n)
+    splits = shuffle_splits(n, 5, 1)
     ours = least_squares.cross_predictions(get_backend("numpy"), X.astype(np.float32), Y, splits)
-    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X.astype(np.float32), Y, splits), 1e-6)
+    assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X.astype(np.float32), Y, splits), 1e-6)
 
 
 @pytest.mark.parametrize("kind", ["exact_lowrank", "duplicated_stimuli", "sparse_units"])
@@ -155,10 +136,10 @@ def test_rank_deficient_kernels_never_use_an_svd(monkeypatch, kind):
         monkeypatch.setattr(xp, name, lambda *args, **kwargs: pytest.fail("an SVD-type decomposition was used"))
     monkeypatch.setattr(np.linalg, "svd", lambda *args, **kwargs: pytest.fail("np.linalg.svd was used"))
     monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: pytest.fail("a split was solved alone"))
-    splits = _splits(80)
+    splits = shuffle_splits(80, 5, 1)
     ours = LinearRegression().cross_predict(X, Y, splits)
     monkeypatch.undo()
-    _assert_close(xp, ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+    assert_predictions_close(xp, ours, sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
 
 
 def test_fewer_varying_features_than_stimuli_skip_the_kernel_factorisation(monkeypatch):
@@ -168,10 +149,10 @@ def test_fewer_varying_features_than_stimuli_skip_the_kernel_factorisation(monke
     monkeypatch.setattr(least_squares, "ridge_heldout_predictions",
                         lambda *a, **k: pytest.fail("the singular kernel was factorised"))
     monkeypatch.setattr(least_squares, "split_predictions", lambda *a, **k: pytest.fail("a split was solved alone"))
-    splits = _splits(80)
+    splits = shuffle_splits(80, 5, 1)
     ours = LinearRegression().cross_predict(X, Y, splits)
     monkeypatch.undo()
-    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+    assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
 
 
 def test_splits_lacking_a_direction_get_the_minimum_norm_solution(monkeypatch):
@@ -187,7 +168,7 @@ def test_splits_lacking_a_direction_get_the_minimum_norm_solution(monkeypatch):
     monkeypatch.setattr(least_squares, "_minimum_norm_heldout", lambda *a: calls.append(1) or original(*a))
     ours = LinearRegression().cross_predict(X, Y, splits)
     assert len(calls) == 2
-    _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, Y, splits), 1e-6)
+    assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
 
 
 def test_psd_pinv_solve_equals_numpy_pinv(backend_name):
@@ -238,7 +219,7 @@ def test_cowley_pixels(raw_data_dir):
     with open(folder / "stimuli_210325.csv", newline="") as handle:
         entries = list(csv.DictReader(handle))
     responses = np.load(folder / "responses_avg_210325.npy").T.astype(np.float64)  # (images, units)
-    splits = _splits(len(entries))
+    splits = shuffle_splits(len(entries), 5, 1)
     pixels = {32: [], 8: []}
     for entry in entries:
         with Image.open(folder / entry["filename"]) as image:
@@ -248,7 +229,7 @@ def test_cowley_pixels(raw_data_dir):
     for rows in pixels.values():
         X = np.stack(rows)
         ours = LinearRegression().cross_predict(X, responses, splits)
-        _assert_close(get_backend("numpy"), ours, _sklearn(SkLinear, X, responses, splits), 1e-6)
+        assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X, responses, splits), 1e-6)
 
 
 @pytest.mark.parametrize("complementary", [True, False], ids=["one_factorisation", "per_split"])
@@ -263,6 +244,6 @@ def test_ridge_on_a_large_scale_low_rank_float32_source_equals_sklearn(complemen
     with pytest.raises(IllConditionedKernelError):  # the premise: the mixed-precision kernel is indefinite
         ridge_heldout_predictions(get_backend("numpy"), centered_gram(get_backend("numpy"), X, "mixed"), Y,
                                   [np.arange(8)], alpha=1.0)
-    splits = _splits(80) if complementary else [(train[:60], test) for train, test in _splits(80)]
+    splits = shuffle_splits(80, 5, 1) if complementary else [(train[:60], test) for train, test in shuffle_splits(80, 5, 1)]
     ours = RidgeRegression(1.0).cross_predict(X, Y, splits)
-    _assert_close(get_backend("numpy"), ours, _sklearn(lambda: SkRidge(1.0), X, Y, splits), 1e-7)
+    assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(lambda: SkRidge(1.0), X, Y, splits), 1e-7)
