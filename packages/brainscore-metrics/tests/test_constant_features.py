@@ -51,6 +51,21 @@ def test_varying_columns_equal_numpy_ptp(backend_name):
     assert len(varying_columns(xp, xp.asarray(X[:1]))) == 0  # one stimulus: nothing varies
 
 
+def test_varying_columns_on_non_finite_and_signed_zero_columns(backend_name):
+    # expected by hand: a column holding a NaN varies (as before the min/max test), a column of one infinity does
+    # not, +inf with -inf varies, -0.0 with 0.0 is constant (they compare equal)
+    xp = get_backend(backend_name)
+    X = np.zeros((6, 6))
+    X[2, 0] = np.nan  # NaN among zeros
+    X[:, 1] = np.nan  # all NaN
+    X[:, 2] = np.inf
+    X[:3, 3], X[3:, 3] = np.inf, -np.inf
+    X[::2, 4] = -0.0
+    X[:, 5] = np.arange(6)
+    for block in (1, 4, 2048):
+        np.testing.assert_array_equal(varying_columns(xp, xp.asarray(X), block), [0, 1, 3, 5])
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("precision", ["mixed", "float64"])
 def test_gram_without_constant_columns_equals_the_full_product(backend_name, dtype, precision):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import brainscore_metrics._gram as gram_module
+import brainscore_metrics._thread_probe as thread_probe
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics.backend import get_backend
 
@@ -39,26 +40,63 @@ def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, pa
     np.testing.assert_allclose(gram, expected, rtol=0, atol=tolerance * np.abs(expected).max())
 
 
-@pytest.mark.parametrize(("first", "second", "expected_single"), [(0.5, 0.2, True), (0.2, 0.5, False)])
-def test_thread_probe_runs_the_rest_on_the_faster_setting(monkeypatch, first, second, expected_single):
-    # the probe's two timings replaced by fixed durations; the BLAS thread limit seen by each later product is read
-    # from threadpoolctl
+@pytest.mark.parametrize(("single", "threaded", "expected_single"), [(0.2, 0.5, True), (0.5, 0.2, False)])
+def test_thread_probe_runs_the_rest_on_the_faster_setting(monkeypatch, single, threaded, expected_single):
+    # the probe's two timed products get fixed durations (the first product is not timed: it would pay the output's
+    # first page faults); the BLAS thread limit seen by each product is read from threadpoolctl
     from threadpoolctl import threadpool_info
 
-    clock = iter([0.0, first, 10.0, 10.0 + second])
-    monkeypatch.setattr(gram_module.time, "perf_counter", lambda: next(clock))
+    clock = iter([0.0, single, 10.0, 10.0 + threaded])
+    monkeypatch.setattr(thread_probe.time, "perf_counter", lambda: next(clock))
     seen = []
 
     def product():
         seen.append(min(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"))
         return 0
 
-    with gram_module._fastest_threads(5) as timed:
-        for _ in range(5):
+    with thread_probe.fastest_threads(6) as timed:
+        for _ in range(6):
             timed(product)
+        assert timed.chosen == ("one" if expected_single else "all")
     if seen[0] == 1 or (os.cpu_count() or 1) == 1:
         pytest.skip("BLAS runs on one thread here: nothing to choose")
-    assert seen[1] == 1  # the second probe block runs on one thread
-    assert (max(seen[2:]) == 1) == expected_single
+    assert seen[1] == 1  # the second product (the first timed) runs on one thread
+    assert seen[2] == seen[0]  # the third on all
+    assert (max(seen[3:]) == 1) == expected_single
     # the limit is lifted afterwards
     assert max(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas") == seen[0]
+
+
+def test_probe_cuts_only_the_first_block_into_parts():
+    # slices and index arrays: the parts cover the first block exactly, in order; later blocks are untouched
+    blocks = [slice(0, 10), slice(10, 20), slice(20, 30), slice(30, 37)]
+    cut = thread_probe.with_probe_blocks(blocks)
+    if (os.cpu_count() or 1) == 1:
+        assert cut == blocks
+        return
+    assert len(cut) == thread_probe.PROBE_PARTS + 3
+    covered = np.concatenate([np.arange(part.start, part.stop) for part in cut[:thread_probe.PROBE_PARTS]])
+    np.testing.assert_array_equal(covered, np.arange(10))
+    assert cut[thread_probe.PROBE_PARTS:] == blocks[1:]
+    arrays = [np.array([3, 5, 8, 13, 21]), np.array([34]), np.array([55]), np.array([89])]
+    cut = thread_probe.with_probe_blocks(arrays)
+    np.testing.assert_array_equal(np.concatenate(cut[:thread_probe.PROBE_PARTS]), arrays[0])
+    assert thread_probe.with_probe_blocks(blocks[:3]) == blocks[:3]  # too few blocks: no probe
+
+
+@pytest.mark.parametrize("columns", [None, 1, 3, 4, 9])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_symmetric_product_equals_the_matrix_product(columns, order):
+    # numpy's own product is the oracle; up to SYMV_MAX_COLUMNS columns the numpy backend reads one triangle
+    numpy_backend = get_backend("numpy")
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(40, 40))
+    a = np.asarray(a + a.T, order=order)
+    b = rng.normal(size=40 if columns is None else (40, columns))
+    np.testing.assert_allclose(numpy_backend.symmetric_product(a, b), a @ b, rtol=1e-12, atol=1e-12)
+    # a triangle read means the other is not: with garbage above the diagonal a symv result still equals the product
+    # of the symmetric matrix (C order: dsymv reads the lower triangle of ``a``)
+    if order == "C" and columns is not None and columns <= numpy_backend.SYMV_MAX_COLUMNS:
+        spoiled = a.copy()
+        spoiled[np.triu_indices(40, 1)] = 1e6
+        np.testing.assert_allclose(numpy_backend.symmetric_product(spoiled, b), a @ b, rtol=1e-12, atol=1e-12)

@@ -15,8 +15,9 @@ Precision (``precision=``):
   are summed in float64, so a rounding error stays within one block of ``_MIXED_BLOCK`` features
   instead of growing over all features. A float64 source is always multiplied in float64.
 
-BLAS threads (numpy): with four blocks or more, the first two block products run on all BLAS threads and on one, and
-the rest on the faster (:class:`_ThreadProbe`): on cores that other processes keep busy, threaded OpenBLAS waits.
+BLAS threads (numpy): with four blocks or more, the first block's products probe whether one BLAS thread or all run
+faster now, and the rest run on the faster (:mod:`brainscore_metrics._thread_probe`): on cores that other processes
+keep busy, threaded OpenBLAS waits.
 
 Constant features: with ``center='columns'`` a feature that is constant over all stimuli centres to zero and adds
 exactly nothing to ``G`` (nor to any training block or cross block taken from it), so such columns are found in one
@@ -27,12 +28,9 @@ column varies.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import time
-from collections.abc import Iterator
-
 import numpy as np
+
+from brainscore_metrics._thread_probe import fastest_threads, lapack_single_thread, with_probe_blocks
 
 __all__ = ["PRECISIONS", "check_precision", "lapack_single_thread", "stimulus_gram", "stimulus_gram_as_numpy",
            "varying_columns"]
@@ -49,8 +47,6 @@ _PANEL_ROWS = 512
 _FLOAT32_SCRATCH_BYTES = 16 * 2 ** 20
 #: rows on which :func:`varying_columns` first looks for a difference
 _HEAD_ROWS = 9
-#: from this many blocks on, the first two time BLAS on all threads against one (:class:`_ThreadProbe`)
-_PROBE_MIN_BLOCKS = 4
 
 
 def check_precision(precision: str) -> str:
@@ -83,10 +79,11 @@ def _means(xp, X, center: str):
 def varying_columns(xp, X, block: int = 2048) -> np.ndarray | None:
     """Positions of the columns of ``X`` that are not constant over its rows, or None when every column varies.
 
-    Every column is compared with its first row: first on the first :data:`_HEAD_ROWS` rows (most varying columns
-    differ there), then the columns still undecided on all rows, in blocks of ``block`` columns (a boolean scratch
-    of n x ``block``; no copy of ``X`` beyond the undecided columns of one block). A column holding a NaN counts as
-    varying.
+    A numpy array: each block of ``block`` columns is varying where its column minimum differs from its maximum (two
+    vectorised reductions, no scratch of block size). Other arrays: every column is compared with its first row,
+    first on the first :data:`_HEAD_ROWS` rows (most varying columns differ there), then the columns still undecided
+    on all rows (a boolean scratch of n x ``block``; no copy of ``X`` beyond the undecided columns of one block). A
+    column holding a NaN counts as varying.
 
     Parameters
     ----------
@@ -101,7 +98,12 @@ def varying_columns(xp, X, block: int = 2048) -> np.ndarray | None:
     if n < 2:
         return np.arange(0)
     varying = np.zeros(p, dtype=bool)
-    rows_sliceable = isinstance(X, np.ndarray) or xp.name != "numpy"  # RowStack slices columns only
+    if isinstance(X, np.ndarray):  # one vectorised min and max per block (a NaN makes both NaN: varying)
+        for start in range(0, p, block):
+            chunk = X[:, start:start + block]
+            varying[start:start + block] = chunk.min(axis=0) != chunk.max(axis=0)
+        return None if varying.all() else np.flatnonzero(varying)
+    rows_sliceable = xp.name != "numpy"  # RowStack slices columns only
     for start in range(0, p, block):
         chunk = X[:, start:start + block]
         if rows_sliceable:
@@ -203,50 +205,67 @@ def stimulus_gram_as_numpy(X, *, center: str = "columns", precision: str = "mixe
 
 def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
     """numpy's :func:`stimulus_gram`. Column means are taken block by block (each block is read while it is in
-    cache); a float32 block is centred as ``x - hi - lo`` (the float64 means as a float32 pair)."""
+    cache); a float32 block is centred as ``x - hi - lo`` (the float64 means as a float32 pair). Every block is
+    written into one reused buffer (no allocation per block), and the output's pages are written once before the
+    first product (so the thread probe does not time their first touch)."""
     from scipy.linalg import blas
 
     n = X.shape[0]
-    gram = np.zeros((n, n))  # its lower triangle accumulates the products (BLAS syrk, in place)
+    blocks = with_probe_blocks(blocks)
+    gram = np.empty((n, n))  # its lower triangle accumulates the products (BLAS syrk, in place)
+    gram.fill(0.0)
     # float32 products: one syrk into an n x n float32 scratch when that is small (about 10 % faster), else panels
     # (zeros: syrk writes one triangle, the other stays 0, is added to gram's upper triangle and overwritten at the end)
     small = float32 and blocks and 4 * n * n <= _FLOAT32_SCRATCH_BYTES
     scratch = np.zeros((n, n), dtype=np.float32, order="F") if small else None
+    widest = max((_width(columns) for columns in blocks), default=0)
+    dtype = np.float32 if float32 else np.float64
+    buffer = np.empty(n * widest, dtype=dtype)  # each block's centred values, reused
+    gather = isinstance(X, np.ndarray) and bool(blocks) and not isinstance(blocks[0], slice)
+    gathered = np.empty(n * widest, dtype=X.dtype) if gather else None  # kept columns of one block, reused
     row_means = _means(None, X, "rows") if center == "rows" else None
     if float32 and row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
         high = row_means.astype(np.float32)
         low = (row_means - high).astype(np.float32)
 
+    def block_values(columns):
+        if gathered is None:
+            return X[:, columns]
+        return np.take(X, columns, axis=1, out=gathered[:n * len(columns)].reshape(n, len(columns)))
+
     def block_product(columns):
-        values = X[:, columns]
+        values = block_values(columns)
+        chunk = buffer[:n * values.shape[1]].reshape(n, values.shape[1])
         if center == "columns" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
             means = np.mean(values, axis=0, dtype=np.float64)
             column_high = means.astype(np.float32)
-            chunk = np.subtract(values, column_high, dtype=np.float32)
+            np.subtract(values, column_high, out=chunk, dtype=np.float32)
             chunk -= (means - column_high).astype(np.float32)
         elif center == "columns":
-            chunk = np.subtract(values, np.mean(values, axis=0, dtype=np.float64), dtype=np.float64)
+            np.subtract(values, np.mean(values, axis=0, dtype=np.float64), out=chunk, dtype=np.float64)
         elif center == "rows" and float32:  # x - hi is exact for x near the mean (Sterbenz); - lo rounds once
-            chunk = np.subtract(values, high, dtype=np.float32)
+            np.subtract(values, high, out=chunk, dtype=np.float32)
             chunk -= low
         elif center == "rows":
-            chunk = np.subtract(values, row_means, dtype=np.float64)
+            np.subtract(values, row_means, out=chunk, dtype=np.float64)
         else:
-            chunk = np.ascontiguousarray(values, dtype=np.float32 if float32 else np.float64)
+            np.copyto(chunk, values, casting="same_kind")
         if float32 and scratch is None:
-            return chunk, lambda: _add_lower_products(gram, chunk)
+            return lambda: _add_lower_products(gram, chunk)
         if float32:  # the float32 product's upper triangle (Fortran order) is the lower one of gram (C order)
-            return chunk, lambda: np.add(gram, blas.ssyrk(1.0, chunk.T, beta=0.0, c=scratch, trans=1,
-                                                          overwrite_c=1).T, out=gram)
-        return chunk, lambda: blas.dsyrk(1.0, chunk.T, beta=1.0, c=gram.T, trans=1, overwrite_c=1)
+            return lambda: np.add(gram, blas.ssyrk(1.0, chunk.T, beta=0.0, c=scratch, trans=1,
+                                                   overwrite_c=1).T, out=gram)
+        return lambda: blas.dsyrk(1.0, chunk.T, beta=1.0, c=gram.T, trans=1, overwrite_c=1)
 
-    with _fastest_threads(len(blocks)) as timed:
+    with fastest_threads(len(blocks)) as timed:
         for columns in blocks:
-            chunk, product = block_product(columns)
-            timed(product)
-            del chunk, product  # the product holds the block: freed before the next one is formed
+            timed(block_product(columns))
     _mirror_lower_triangle(gram)
     return gram
+
+
+def _width(columns) -> int:
+    return columns.stop - columns.start if isinstance(columns, slice) else len(columns)
 
 
 def _add_lower_products(gram: np.ndarray, chunk: np.ndarray) -> None:
@@ -273,60 +292,3 @@ def _mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
         upper = np.triu_indices(stop - start, 1)
         diagonal[upper] = diagonal.T[upper]
         matrix[start:stop, stop:] = matrix[stop:, start:stop].T
-
-
-class _ThreadProbe:
-    """Times the first two block products, on all BLAS threads and on one, and runs the rest on the faster.
-
-    On a machine whose cores other processes keep busy, OpenBLAS's threads wait for each other: a 640 x 37,632
-    float32 Gram product took 0.61 s on two threads and 0.29 s on one (median of 9, load average 2.3 on 2 cores),
-    0.15 s on two threads when the machine was quiet. The probe blocks are products the Gram matrix needs anyway.
-    """
-
-    def __init__(self, count: int):
-        self.probing = count >= _PROBE_MIN_BLOCKS and (os.cpu_count() or 1) > 1
-        self.seconds: list[float] = []
-        self.single = None
-
-    def __call__(self, product):
-        from brainscore_metrics.backend import one_blas_thread
-
-        if self.probing and len(self.seconds) < 2:
-            with one_blas_thread() if len(self.seconds) == 1 else contextlib.nullcontext():
-                start = time.perf_counter()
-                result = product()
-                self.seconds.append(time.perf_counter() - start)
-            if len(self.seconds) == 2 and self.seconds[1] < self.seconds[0]:
-                self.single = one_blas_thread()
-                self.single.__enter__()
-            return result
-        return product()
-
-    def close(self) -> None:
-        if self.single is not None:
-            self.single.__exit__(None, None, None)
-
-
-@contextlib.contextmanager
-def _fastest_threads(count: int) -> Iterator[_ThreadProbe]:
-    probe = _ThreadProbe(count)
-    try:
-        yield probe
-    finally:
-        probe.close()
-
-
-@contextlib.contextmanager
-def lapack_single_thread(xp) -> Iterator[None]:
-    """Run numpy/scipy LAPACK factorisations on one thread.
-
-    OpenBLAS's threaded Cholesky synchronises often: on a 2-core machine shared with other jobs a
-    3,200 x 3,200 ``potrf`` took 2.6-4.6 s on two threads and 0.30 s on one.
-    """
-    if xp.name != "numpy":
-        yield
-        return
-    from brainscore_metrics.backend import one_blas_thread
-
-    with one_blas_thread():
-        yield

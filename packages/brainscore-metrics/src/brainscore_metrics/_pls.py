@@ -40,24 +40,25 @@ def _power_iteration(xp, A, start: int, max_iter: int, tol: float):
     z[start] = 1.0
     n_iter = 1
     if n_targets > 1:
-        # iterate i of scikit-learn's loop is x_weights_i = normalise(C z_i), with z_{i+1} ~ A z_i
-        previous = None
-        norm2 = xp.item(z @ (A @ z))
+        # iterate i of scikit-learn's loop is x_weights_i = normalise(C z_i), with z_{i+1} = A z_i / |A z_i|;
+        # |C z|^2 = z' A z, and z_{i+1}' A z_i = |A z_i|: one product with A per iteration
+        norm2_prev = step = None
+        product = A @ z
+        norm2 = xp.item(z @ product)
         for iteration in range(max_iter):
             n_iter = iteration + 1
-            if previous is not None:
-                z_prev, norm2_prev = previous
-                cosine = xp.item(z @ (A @ z_prev)) / np.sqrt(norm2 * norm2_prev)
+            if step is not None:
+                cosine = step / np.sqrt(norm2 * norm2_prev)
                 if 2.0 - 2.0 * cosine < tol:  # |x_w_i - x_w_{i-1}|^2 of unit vectors
                     break
             if iteration == max_iter - 1:
                 warnings.warn(f"PLS power iteration reached max_iter={max_iter}", PLSConvergenceWarning,
                               stacklevel=4)
                 break
-            previous = (z, norm2)
-            z = A @ z
-            z = z / xp.sqrt(xp.sum(z * z))
-            norm2 = xp.item(z @ (A @ z))
+            norm2_prev, step = norm2, xp.item(xp.sqrt(xp.sum(product * product)))
+            z = product / step
+            product = A @ z
+            norm2 = xp.item(z @ product)
     return z, n_iter
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._array_regression import _ArrayRegression
-from brainscore_metrics._gram import check_precision, lapack_single_thread
+from brainscore_metrics._gram import check_precision
 from brainscore_metrics._pls import pls_fit, pls_fit_splits, pls_predict
 from brainscore_metrics._pls_kernel import pls_kernel_cross_predict
 from brainscore_metrics._ridge import centered_gram
@@ -123,14 +123,14 @@ class PLSRegression(_ArrayRegression):
         from brainscore_core.progress import progress
 
         predictions, n_iter = [], []
-        with lapack_single_thread(xp):  # matrix-vector work: BLAS threads only contend
-            for start in progress(range(0, len(splits), size), desc="PLS fit (stimulus space, splits in lockstep)",
-                                  unit="group", leave=False):
-                group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],
-                                                             n_components=n_components, max_iter=self.max_iter,
-                                                             tol=self.tol)
-                predictions += group
-                n_iter += iterations
+        # each group's Gram products choose their BLAS threads (a probe in pls_kernel_cross_predict)
+        for start in progress(range(0, len(splits), size), desc="PLS fit (stimulus space, splits in lockstep)",
+                              unit="group", leave=False):
+            group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],
+                                                         n_components=n_components, max_iter=self.max_iter,
+                                                         tol=self.tol)
+            predictions += group
+            n_iter += iterations
         self.split_info_ = [{} for _ in splits]
         self.n_iter_ = n_iter
         return predictions

@@ -193,12 +193,12 @@ class MaskRegression:
 
     def cross_predict(self, X, Y, splits) -> list[np.ndarray]:
         """Fit and predict each (train, test) split; one random stream runs through the splits in order, and the
-        training rows are taken in the source's (stimulus-id sorted) order, as Brain-Score's labelled fit sorts
-        them."""
+        training rows are taken in the order given (:class:`~brainscore_metrics.regression_correlation.
+        CrossRegressedCorrelation` lists them in stimulus-id order, as Brain-Score's labelled fit sorts them)."""
         X, Y = np.asarray(X), np.asarray(Y, dtype=np.float32)
         maps, rng, predictions = self._maps(X), np.random.RandomState(self.random_state), []
         for train, test in splits:
-            train = np.sort(np.asarray(train))
+            train = np.asarray(train)
             self._train(maps[train], Y[train], rng)
             predictions.append(self._predict_maps(maps[np.asarray(test)], self.masks_, self.channel_weights_,
                                                   self.biases_)[0].astype(np.float64))

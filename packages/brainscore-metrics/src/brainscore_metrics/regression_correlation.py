@@ -26,7 +26,7 @@ from brainscore_metrics.backend import blas_threads_for, resolve_backend
 from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
 from brainscore_metrics.notices import notice_wide_source
 from brainscore_metrics.regression import make_regression
-from brainscore_metrics.splits import StimulusSplitter, aggregate_splits, indices_of_values
+from brainscore_metrics.splits import StimulusSplitter, aggregate_splits
 
 __all__ = [
     "CrossRegressedCorrelation",
@@ -59,6 +59,11 @@ def prepare_regression(regression, source_m) -> None:
     set_layout = getattr(regression, "set_source_layout", None)
     if callable(set_layout):
         set_layout(source_m.neuroid_coords)
+
+
+def _in_id_order(by_id: np.ndarray, split_values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Rows whose split value is in ``chosen``, listed in stimulus-id order (``by_id``: the rows sorted by id)."""
+    return by_id[np.isin(split_values[by_id], chosen)]
 
 
 def correlate_splits(xp, predictions, targets) -> np.ndarray:
@@ -164,13 +169,16 @@ class CrossRegressedCorrelation(Metric):
     def __call__(self, source, target) -> Score:
         check_correlation(self.correlation)
         regression = make_regression(self.regression, self.regression_kwargs, self.backend)
-        source_m, target_m = align_pair(source, target, stimulus_coord=self.comparison_coord)
+        # the source keeps its own row order (a wide layer is never copied); each split lists its rows in
+        # stimulus-id order, as if both had been sorted, so results do not depend on the inputs' order
+        source_m, target_m = align_pair(source, target, stimulus_coord=self.comparison_coord, keep_source_order=True)
         prepare_regression(regression, source_m)
         splitter = self._splitter()
         values, pairs = splitter.split_values(target)
-        sorted_split_values = np.asarray(target[splitter.split_coord].values)[target_m.order]
-        splits = [(indices_of_values(sorted_split_values, values[train]),
-                   indices_of_values(sorted_split_values, values[test])) for train, test in pairs]
+        split_values = np.asarray(target[splitter.split_coord].values)[target_m.order]
+        by_id = np.argsort(source_m.stimulus_ids, kind="stable")
+        splits = [(_in_id_order(by_id, split_values, values[train]), _in_id_order(by_id, split_values, values[test]))
+                  for train, test in pairs]
         xp = resolve_backend(self.backend)
         X, Y = xp.asarray(source_m.values), xp.asarray(target_m.values)
         if regression.backend is None:

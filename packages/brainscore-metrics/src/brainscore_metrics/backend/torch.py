@@ -108,6 +108,10 @@ def any(x, axis=None):
     return torch.any(x) if axis is None else torch.any(x, dim=axis)
 
 
+def max(x, axis=None):
+    return torch.amax(x) if axis is None else torch.amax(x, dim=axis)
+
+
 def argmax(x, axis=None):
     return torch.argmax(x) if axis is None else torch.argmax(x, dim=axis)
 
@@ -217,6 +221,11 @@ def triangular_rcond(a, lower: bool = True) -> float:
     from brainscore_metrics.backend import numpy as _numpy
 
     return _numpy.triangular_rcond(a.detach().to("cpu").numpy(), lower)
+
+
+def symmetric_product(a, b):
+    """``a @ b`` for a symmetric ``a`` (the numpy backend reads one triangle for few columns)."""
+    return a @ b
 
 
 def item(x) -> float:
