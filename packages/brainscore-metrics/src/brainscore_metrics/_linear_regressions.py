@@ -58,15 +58,16 @@ class _LinearFamily(_ArrayRegression):
         precision = check_precision(self.precision)
         tests = [test for _, test in splits]
         try:
+            # the Gram matrix is a temporary: reordered and factorised in its own memory
             predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, precision), self._as(xp, Y), tests,
-                                                    alpha=alpha)
+                                                    alpha=alpha, overwrite=True)
         except IllConditionedKernelError:
             if alpha <= 0 or not _uses_float32(X, precision):
                 raise
             # float32 products round the Gram matrix by ~6e-8 of its largest entries: on a low-rank source with a
-            # large scale that exceeds alpha and G + alpha I is no longer positive definite; float64 products are
+            # large scale that exceeds alpha and G + alpha I is no longer positive definite; float64 products keep it definite
             predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, "float64"), self._as(xp, Y), tests,
-                                                    alpha=alpha)
+                                                    alpha=alpha, overwrite=True)
         self.split_info_ = [{} for _ in splits]
         self.xp_ = xp
         return predictions

@@ -224,9 +224,10 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
     """Strict upper triangle of the RDM (1 - Pearson r between rows), rows taken in ``order``.
 
     The Gram matrix of the row-centred patterns is formed once (:func:`brainscore_metrics._gram.
-    stimulus_gram`: feature blocks, float64 sums, no centred or float64 copy of ``values``); each
-    triangle row is then gathered in sorted order and scaled by the row norms. Extra memory: the n x n
-    Gram matrix plus the triangle.
+    stimulus_gram`: feature blocks, float64 sums, no centred or float64 copy of ``values``); its rows and columns
+    are put in ``order`` in place, and the triangle, scaled by the row norms, is packed into the front of the Gram
+    matrix's own buffer, which then shrinks to it. Extra memory: the n x n Gram matrix and one row (a Gram matrix
+    this function does not own, e.g. one shared with a torch tensor, is read into a separate triangle instead).
 
     Parameters
     ----------
@@ -248,6 +249,28 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
     n = values.shape[0]
     order = np.arange(n) if order is None else np.asarray(order)
     gram = stimulus_gram_as_numpy(values, center="rows", precision=precision, backend=backend)
+    if not (gram.flags.owndata and gram.flags.c_contiguous and gram.dtype == np.float64):
+        return _triangle_copy(gram, order)
+    from brainscore_metrics.backend.numpy import permute_symmetric_in_place
+
+    permute_symmetric_in_place(gram, order)
+    norms = np.sqrt(np.diagonal(gram).copy())
+    starts = _row_starts(n)
+    flat = gram.reshape(-1)  # a view: the same buffer
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for row in range(n - 1):  # row r's triangle part lands at or before its own place: rows > r stay intact
+            segment = flat[starts[row]:starts[row] + n - 1 - row]
+            np.divide(gram[row, row + 1:], norms[row] * norms[row + 1:], out=segment)  # overlap: numpy buffers
+    del flat
+    size = n * (n - 1) // 2
+    gram.resize((size,), refcheck=False)  # realloc: the buffer shrinks to the triangle
+    np.subtract(1.0, gram, out=gram)
+    return gram
+
+
+def _triangle_copy(gram: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The triangle of :func:`correlation_distance_triangle` read from ``gram`` into a new array."""
+    n = gram.shape[0]
     norms = np.sqrt(np.diagonal(gram))[order]
     starts = _row_starts(n)
     triangle = np.empty(n * (n - 1) // 2)
@@ -256,6 +279,5 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
             segment = triangle[starts[row]:starts[row] + n - 1 - row]
             np.take(gram[order[row]], order[row + 1:], out=segment)
             segment /= norms[row] * norms[row + 1:]
-    del gram
     np.subtract(1.0, triangle, out=triangle)
     return triangle

@@ -25,8 +25,9 @@ import numpy as np
 __all__ = ["PROBE_MIN_BLOCKS", "PROBE_PARTS", "ThreadProbe", "fastest_threads", "lapack_single_thread",
            "with_probe_blocks"]
 
-#: from this many blocks on, the loop probes (:class:`ThreadProbe`)
-PROBE_MIN_BLOCKS = 4
+#: from this many blocks on, the loop probes (:class:`ThreadProbe`; the first block is cut in parts, so two blocks
+#: make five products)
+PROBE_MIN_BLOCKS = 2
 #: the first block is cut into this many parts: the untimed product, the single-thread one, the all-threads one,
 #: and the rest of the block
 PROBE_PARTS = 4
@@ -72,7 +73,7 @@ class ThreadProbe:
         self.single = None
 
     def __call__(self, product: Callable):
-        from brainscore_metrics.backend import one_blas_thread
+        from brainscore_metrics.backend import one_blas_thread, record_thread_choice
 
         self.calls += 1
         if not self.probing or self.calls == 1 or self.calls > 3:
@@ -82,9 +83,11 @@ class ThreadProbe:
             start = time.perf_counter()
             result = product()
             self.seconds[threads] = time.perf_counter() - start
-        if threads == "all" and self.seconds["one"] < self.seconds["all"]:
-            self.single = one_blas_thread()
-            self.single.__enter__()
+        if threads == "all":
+            if self.seconds["one"] < self.seconds["all"]:
+                self.single = one_blas_thread()
+                self.single.__enter__()
+            record_thread_choice(self.chosen)
         return result
 
     @property

@@ -11,13 +11,15 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
+import time
 from collections.abc import Iterator
 from types import ModuleType
 
 from brainscore_metrics.errors import UnknownBackendError
 
 __all__ = ["AVAILABLE_BACKENDS", "SMALL_PROBLEM_FLOPS", "UnknownBackendError", "blas_threads_for", "get_backend",
-           "one_blas_thread", "resolve_backend", "use_backend"]
+           "factorisation_threads", "one_blas_thread", "record_thread_choice",
+           "resolve_backend", "use_backend"]
 
 #: below this many floating-point operations a numpy call runs BLAS on one thread (see blas_threads_for)
 SMALL_PROBLEM_FLOPS = 2e9
@@ -83,6 +85,36 @@ def blas_threads_for(xp: ModuleType, flops: float) -> Iterator[None]:
     the torch backends are left alone.
     """
     if getattr(xp, "name", None) != "numpy" or flops >= SMALL_PROBLEM_FLOPS:
+        yield
+        return
+    with one_blas_thread():
+        yield
+
+
+#: seconds for which a thread probe's finding (:mod:`brainscore_metrics._thread_probe`) guides the factorisations
+#: that follow it (:func:`factorisation_threads`)
+THREAD_CHOICE_SECONDS = 30.0
+_thread_choice: tuple[str, float] | None = None
+
+
+def record_thread_choice(choice: str) -> None:
+    """Remember what a thread probe found faster just now: ``'one'`` BLAS thread or ``'all'``."""
+    global _thread_choice
+    _thread_choice = (choice, time.monotonic())
+
+
+@contextlib.contextmanager
+def factorisation_threads() -> Iterator[None]:
+    """BLAS threads for an n x n LAPACK factorisation: all of them when the latest thread probe, less than
+    :data:`THREAD_CHOICE_SECONDS` ago, found all threads faster on this machine; otherwise one.
+
+    Threaded OpenBLAS Cholesky synchronises often: on a 2-core machine shared with other jobs a 3,200 x 3,200
+    ``potrf`` took 2.6-4.6 s on two threads and 0.30 s on one; on the quiet machine 0.18 s on two and 0.29 s on one
+    (and ``potri`` 0.26 s against 0.47 s). The Gram product before such a factorisation probes the same machine
+    moments earlier.
+    """
+    choice = _thread_choice
+    if choice is not None and choice[0] == "all" and time.monotonic() - choice[1] < THREAD_CHOICE_SECONDS:
         yield
         return
     with one_blas_thread():

@@ -183,7 +183,9 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
 
     For a lower triangular ``L``, ``(L^-1)[start:, start:] = (L[start:, start:])^-1`` and ``(L^-1)[:start,
     start:] = 0``: the columns ``start:`` of ``L^-1`` cost ``(n - start)^3 / 3`` instead of ``n^3 / 3``.
-    LAPACK runs on one BLAS thread (threaded OpenBLAS Cholesky is 10x slower on a loaded 2-core machine).
+    LAPACK runs on one BLAS thread unless a thread probe just found all threads faster
+    (:func:`brainscore_metrics.backend.factorisation_threads`: threaded OpenBLAS Cholesky is 10x slower on a loaded
+    2-core machine, 1.6x faster on a quiet one).
 
     Parameters
     ----------
@@ -203,12 +205,12 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
 
     Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
     """
-    from brainscore_metrics.backend import one_blas_thread
+    from brainscore_metrics.backend import factorisation_threads
 
     norm1 = float(np.max(np.sum(np.abs(a), axis=0))) if estimate_condition else np.nan
     if a.flags.c_contiguous and not a.flags.f_contiguous:
         a = a.T  # same matrix (symmetric), Fortran order: LAPACK works in place
-    with one_blas_thread():
+    with factorisation_threads():
         factor, info = lapack.dpotrf(a, lower=1, clean=1, overwrite_a=overwrite)
         if info != 0:
             raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
@@ -318,6 +320,38 @@ def symmetric_product(a, b):
     for column in range(columns):
         out[:, column] = blas.dsymv(1.0, fortran, b[:, column], lower=0)
     return out
+
+
+def permute_symmetric_in_place(matrix: np.ndarray, order: np.ndarray) -> None:
+    """``matrix[:] = matrix[order][:, order]`` with one row of scratch: rows follow the permutation's cycles, then
+    every row is gathered in ``order``.
+
+    Parameters
+    ----------
+    matrix : ndarray of shape (n, n), C-ordered
+    order : int ndarray of shape (n,), a permutation of 0..n-1
+    """
+    n = len(order)
+    if np.array_equal(order, np.arange(n)):
+        return
+    scratch = np.empty(n, dtype=matrix.dtype)
+    placed = order == np.arange(n)
+    for start in np.flatnonzero(~placed):
+        if placed[start]:
+            continue
+        scratch[:] = matrix[start]  # the cycle's first row, overwritten first
+        row = start
+        while True:
+            placed[row] = True
+            source = order[row]
+            if source == start:
+                matrix[row] = scratch
+                break
+            matrix[row] = matrix[source]
+            row = source
+    for row in range(n):
+        np.take(matrix[row], order, out=scratch)
+        matrix[row] = scratch
 
 
 def item(x) -> float:
