@@ -19,6 +19,7 @@ from sklearn.linear_model import Ridge as SkRidge
 import brainscore_metrics._affine_columns as affine_columns
 import brainscore_metrics._gram as gram_module
 import brainscore_metrics._least_squares as least_squares
+import brainscore_metrics._linear_regressions as linear_regressions
 from brainscore_metrics._affine_columns import merge_affine_columns
 from brainscore_metrics._gram import stimulus_gram, varying_columns
 from brainscore_metrics.backend import get_backend
@@ -111,6 +112,9 @@ def test_regressions_on_dead_units_equal_sklearn(monkeypatch, dtype, dead):
     X, Y = dead_unit_source(80, 400, dead=dead)
     X = X.astype(dtype)
     splits = shuffle_splits(80, 4, 2)
+    # float32 products whatever the number of varying features (the rule that a near-square kernel takes float64
+    # products, tested below, would otherwise pick a different precision with and without dropping)
+    monkeypatch.setattr(linear_regressions, "MIXED_MIN_FEATURES_PER_STIMULUS", 0.0)
     regressions = {"linear": LinearRegression, "ridge": lambda: RidgeRegression(1.0, precision="float64"),
                    "ridge_mixed": lambda: RidgeRegression(1.0), "pls": lambda: PLSRegression(5)}
     ours = {name: make().cross_predict(X, Y, splits) for name, make in regressions.items()}
@@ -181,3 +185,25 @@ def test_dead_and_single_stimulus_units_take_the_varying_columns_path(monkeypatc
     monkeypatch.undo()
     assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X, Y, splits), 1e-6)
 
+
+
+@pytest.mark.parametrize(("dead", "expect_float32"), [(150, True), (340, False)])
+def test_ridge_takes_float64_products_when_few_features_per_stimulus_vary(monkeypatch, dead, expect_float32):
+    # 80 stimuli: 248 varying units (>= 2 per stimulus) keep the float32 products of precision='mixed', 58 do not
+    # (a near-singular kernel: float32 rounding would be compared with alpha); the float64 products then give
+    # scikit-learn's Ridge on the float64 cast to float64 accuracy
+    X, Y = dead_unit_source(80, 400, dead=dead)
+    X = X.astype(np.float32)
+    splits = shuffle_splits(80, 4, 2)
+    seen = []
+    original = gram_module._numpy_gram
+
+    def spy(values, center, blocks, float32):
+        seen.append(float32)
+        return original(values, center, blocks, float32)
+
+    monkeypatch.setattr(gram_module, "_numpy_gram", spy)
+    ours = RidgeRegression(1.0).cross_predict(X, Y, splits)
+    assert seen == [expect_float32]
+    expected = sklearn_split_predictions(lambda: SkRidge(1.0), X.astype(np.float64), Y, splits)
+    assert_predictions_close(get_backend("numpy"), ours, expected, 1e-4 if expect_float32 else 1e-8)

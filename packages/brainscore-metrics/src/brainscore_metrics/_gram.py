@@ -131,7 +131,8 @@ def _column_blocks(xp, X, kept, p: int, block: int) -> list:
     return [xp.index(kept[start:start + block], X) for start in range(0, count, block)]
 
 
-def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
+def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed",
+                  mixed_min_features_per_stimulus: float = 0.0):
     """Gram matrix ``Z Z'`` of the centred source, float64, accumulated over feature blocks.
 
     Parameters
@@ -145,6 +146,9 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
         (they add exactly zero; module docstring).
     precision : {'mixed', 'float64'}, default='mixed'
         See the module docstring; only matters for a float32 source.
+    mixed_min_features_per_stimulus : float, default=0.0
+        With ``'mixed'``, float64 products instead when fewer than this many features per stimulus vary (with
+        column centring: constant features do not count).
 
     Returns
     -------
@@ -153,8 +157,10 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed"):
     check_precision(precision)
     n, p = X.shape
     float32 = _uses_float32(X, precision)
+    kept = varying_columns(xp, X, _MIXED_BLOCK) if center == "columns" else None
+    if float32 and (p if kept is None else len(kept)) < mixed_min_features_per_stimulus * n:
+        float32 = False
     block = _MIXED_BLOCK if float32 else max(1, _FLOAT64_BLOCK_BYTES // (8 * max(n, 1)))
-    kept = varying_columns(xp, X, block) if center == "columns" else None
     blocks = _column_blocks(xp, X, kept, p, block)
     if xp.name == "numpy":
         return _numpy_gram(X, center, blocks, float32)

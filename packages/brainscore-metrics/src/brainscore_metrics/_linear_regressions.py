@@ -14,6 +14,7 @@ from brainscore_metrics._gram import _uses_float32, check_precision
 from brainscore_metrics._least_squares import RCOND, cross_predictions, least_squares_fit
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    MIXED_MIN_FEATURES_PER_STIMULUS,
     IllConditionedKernelError,
     centered_gram,
     covers_complement,
@@ -59,13 +60,15 @@ class _LinearFamily(_ArrayRegression):
         tests = [test for _, test in splits]
         try:
             # the Gram matrix is a temporary: reordered and factorised in its own memory
-            predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, precision), self._as(xp, Y), tests,
-                                                    alpha=alpha, overwrite=True)
+            gram = centered_gram(xp, X, precision, mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
+            predictions = ridge_heldout_predictions(xp, gram, self._as(xp, Y), tests, alpha=alpha, overwrite=True)
         except IllConditionedKernelError:
             if alpha <= 0 or not _uses_float32(X, precision):
                 raise
+            gram = None  # the failed attempt's buffer, released before the next Gram matrix
             # float32 products round the Gram matrix by ~6e-8 of its largest entries: on a low-rank source with a
-            # large scale that exceeds alpha and G + alpha I is no longer positive definite; float64 products keep it definite
+            # large scale that exceeds alpha and G + alpha I is no longer positive definite; float64 products keep
+            # it definite
             predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, "float64"), self._as(xp, Y), tests,
                                                     alpha=alpha, overwrite=True)
         self.split_info_ = [{} for _ in splits]
@@ -103,7 +106,10 @@ class RidgeRegression(_LinearFamily):
             return ridge_fit(xp, X, Y, train, alpha=self.alpha)  # float64 products (see _heldout_predictions)
 
     def _shared(self, xp, X):
-        return centered_gram(xp, X, check_precision(self.precision)) if X.shape[1] > X.shape[0] else None
+        if X.shape[1] <= X.shape[0]:
+            return None
+        return centered_gram(xp, X, check_precision(self.precision),
+                             mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
 
     def cross_predict(self, X, Y, splits):
         """As :meth:`_ArrayRegression.cross_predict`. With more features than training stimuli and splits

@@ -20,6 +20,7 @@ from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
     "ALPHA_LIST",
+    "MIXED_MIN_FEATURES_PER_STIMULUS",
     "centered_gram",
     "IllConditionedKernelError",
     "covers_complement",
@@ -37,19 +38,31 @@ ALPHA_LIST = tuple(float(a) for a in [
 ])
 
 
-def centered_gram(xp, X, precision: str = "float64"):
+#: ridge's and least squares' kernels take float32 block products (``precision='mixed'``) only when at least this
+#: many features per stimulus vary: with fewer, the centred kernel's smallest eigenvalues lie near zero (its rank is
+#: at most the number of varying features, and a near-square source is ill-conditioned), so float32 rounding (about
+#: 6e-8 of its largest entries) can exceed alpha and leave ``G + alpha I`` indefinite, and the products would be
+#: formed again in float64 after a failed factorisation (issue 31's quantised input: 3,389 varying features for
+#: 3,200 stimuli; the failed attempt cost 0.57 s of 1.6 s)
+MIXED_MIN_FEATURES_PER_STIMULUS = 2.0
+
+
+def centered_gram(xp, X, precision: str = "float64", *, mixed_min_features_per_stimulus: float = 0.0):
     """Gram matrix of the column-centred source (:func:`brainscore_metrics._gram.stimulus_gram`).
 
     Parameters
     ----------
     X : array of shape (n_presentations, n_features), float32 or float64
     precision : {'mixed', 'float64'}, default='float64'
+    mixed_min_features_per_stimulus : float, default=0.0
+        As :func:`~brainscore_metrics._gram.stimulus_gram` (ridge passes :data:`MIXED_MIN_FEATURES_PER_STIMULUS`).
 
     Returns
     -------
     array of shape (n_presentations, n_presentations), float64, symmetric
     """
-    return stimulus_gram(xp, X, center="columns", precision=precision)
+    return stimulus_gram(xp, X, center="columns", precision=precision,
+                         mixed_min_features_per_stimulus=mixed_min_features_per_stimulus)
 
 
 def train_centered_kernel(xp, gram, train, rows):
