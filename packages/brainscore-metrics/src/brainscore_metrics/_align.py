@@ -78,8 +78,8 @@ def align_pair(source, target, *, stimulus_coord: str = "stimulus_id", time: boo
     if not keep_source_order:
         check_same_ids(source_m.stimulus_ids, target_m.stimulus_ids, stimulus_coord)
         return source_m, target_m
+    check_same_ids(np.sort(source_m.stimulus_ids), target_m.stimulus_ids, stimulus_coord)
     ranks = sorted_positions(source_m.stimulus_ids)
-    check_same_ids(source_m.stimulus_ids[np.argsort(ranks)], target_m.stimulus_ids, stimulus_coord)
     target_m = Matrix(target_m.values[ranks], target_m.stimulus_ids[ranks], target_m.order[ranks],
                       target_m.neuroid_coords, target_m.time_coords)
     return source_m, target_m

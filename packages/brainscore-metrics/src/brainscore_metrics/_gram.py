@@ -15,7 +15,7 @@ Precision (``precision=``):
   are summed in float64, so a rounding error stays within one block of ``_MIXED_BLOCK`` features
   instead of growing over all features. A float64 source is always multiplied in float64.
 
-BLAS threads (numpy): with four blocks or more, the first block's products probe whether one BLAS thread or all run
+BLAS threads (numpy): with two blocks or more, the first block's products probe whether one BLAS thread or all run
 faster now, and the rest run on the faster (:mod:`brainscore_metrics._thread_probe`): on cores that other processes
 keep busy, threaded OpenBLAS waits.
 

@@ -123,7 +123,8 @@ class PLSRegression(_ArrayRegression):
         from brainscore_core.progress import progress
 
         predictions, n_iter = [], []
-        # each group's Gram products choose their BLAS threads (a probe in pls_kernel_cross_predict)
+        # BLAS threads: pls_kernel_cross_predict runs its one product with all targets on the caller's threads and
+        # its loop of matrix-vector products on one
         for start in progress(range(0, len(splits), size), desc="PLS fit (stimulus space, splits in lockstep)",
                               unit="group", leave=False):
             group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],

@@ -38,7 +38,7 @@ ALPHA_LIST = tuple(float(a) for a in [
 ])
 
 
-#: ridge's and least squares' kernels take float32 block products (``precision='mixed'``) only when at least this
+#: ridge's kernel takes float32 block products (``precision='mixed'``) only when at least this
 #: many features per stimulus vary: with fewer, the centred kernel's smallest eigenvalues lie near zero (its rank is
 #: at most the number of varying features, and a near-square source is ill-conditioned), so float32 rounding (about
 #: 6e-8 of its largest entries) can exceed alpha and leave ``G + alpha I`` indefinite, and the products would be
