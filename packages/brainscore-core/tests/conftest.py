@@ -66,19 +66,15 @@ def postgres_server():
         yield url
 
 
-#: the password of :func:`password_postgres`'s role: random, so that finding it anywhere means it leaked
-SERVER_PASSWORD = f"pw-{os.urandom(12).hex()}"
-
-
 @pytest.fixture(scope="session")
 def password_postgres():
-    """A real PostgreSQL server that requires :data:`SERVER_PASSWORD` (``scram-sha-256``); yields its base URL,
-    ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT``."""
+    """A real PostgreSQL server that requires a password (``scram-sha-256``; a random one per session, so that finding
+    it anywhere means it leaked); yields its base URL ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT``."""
     from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
 
     with contextlib.ExitStack() as stack:
         try:
-            url = stack.enter_context(postgres_server(password=SERVER_PASSWORD))
+            url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
         except PostgresUnavailableError as error:
             skip_or_fail(f"no PostgreSQL server here: {error}")
         yield url

@@ -17,7 +17,6 @@ messages) through :func:`display_text`. Code that connects keeps the real URL; o
 from __future__ import annotations
 
 import re
-import unicodedata
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 __all__ = ["HIDDEN", "display_text", "display_url"]
@@ -42,7 +41,8 @@ def _escape(character: str) -> str:
 
 
 def _escapes() -> dict[int, str]:
-    controls = [chr(code) for code in range(0x110000) if unicodedata.category(chr(code)) == "Cc"]
+    # Unicode's control characters (category Cc, fixed by the standard): C0, DEL and C1
+    controls = [chr(code) for code in [*range(0x20), *range(0x7F, 0xA0)]]
     return {ord(character): _escape(character) for character in [*controls, *_LAYOUT]}
 
 
