@@ -143,6 +143,25 @@ def test_no_command_prints_or_writes_the_store_password(password_postgres, krieg
         assert not any(secret.encode() in content for secret in secrets), path
 
 
+def test_no_message_interpolates_a_raw_store_url():
+    """Every f-string of brainscore-core and brainscore-vision that shows a URL shows it through ``display_url``: a
+    bare ``{store.url}`` or ``{results_url}`` would print the password again (how finding 6 came about)."""
+    import ast
+    import importlib.util
+
+    raw = []
+    for package in ("brainscore_core", "brainscore_vision"):
+        for folder in importlib.util.find_spec(package).submodule_search_locations:
+            for path in sorted(Path(folder).rglob("*.py")):
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                    if isinstance(node, ast.FormattedValue):
+                        value = node.value
+                        name = getattr(value, "attr", None) or getattr(value, "id", None)
+                        if name in ("url", "results_url", "store_url", "database_url"):
+                            raw.append(f"{path}:{node.lineno}: {{{ast.unparse(value)}}}")
+    assert raw == []
+
+
 # -- finding 10: control characters -------------------------------------------------------------------------------
 ESCAPED_MODEL = "alexnet\x1b[2J\x1b[1;1Hsafe\x07"  # clears the screen, moves the cursor, rings the bell
 OVERWRITING_MODEL = "resnet\rnothing to see"  # the carriage return writes over the start of the line
