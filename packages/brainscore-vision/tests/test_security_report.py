@@ -112,10 +112,11 @@ def test_a_figure_that_fails_is_left_out_with_a_note(tmp_path, monkeypatch):
         raise ValueError("Image size of 100000x100 pixels is too large")
 
     monkeypatch.setattr(plots, "rdm_grid", failing)
-    with pytest.warns(ReportFigureWarning, match="the RDMs for .* was not drawn: ValueError: Image size"):
+    with pytest.warns(ReportFigureWarning, match=r"Figure left out \(the RDMs for .*\): ValueError: Image size"):
         site = build_report(tmp_path / "report", _hostile_store(tmp_path), use_plugins=False)
     page = (site / "benchmarks" / f"{slug(MATHTEXT_BENCHMARK)}.html").read_text(encoding="utf-8")
-    assert "was not drawn: ValueError: Image size of 100000x100 pixels is too large" in page
+    assert "Figure left out (the RDMs for ../../outside/a/b on Math2026.$x^$-rdm): ValueError: Image size of " \
+           "100000x100 pixels is too large" in page
     assert not list((site / "img").glob("rdm-*"))
     assert (site / "img" / f"benchmark-{slug(MATHTEXT_BENCHMARK)}.png").is_file()
     assert all((site / "models" / f"{slug(model)}.html").is_file() for model in MODELS)

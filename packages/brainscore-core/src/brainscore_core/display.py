@@ -1,8 +1,8 @@
 """How the results store appears to people: its URL without the password, its text without terminal controls.
 
-Everything a person reads (command-line output and prompts, warnings and log lines, the report's footer, exported
-files) shows a store's URL through :func:`display_url` and text read from a store (identifiers, layer names, error
-messages) through :func:`display_text`. Code that connects keeps the real URL; only what is shown changes.
+Everything a person reads (command-line output and prompts, warnings and error messages, the report's footer) shows a
+store's URL through :func:`display_url` and text read from a store (identifiers, layer names, error messages) through
+:func:`display_text`. Code that connects keeps the real URL; only what is shown changes.
 
 * :func:`display_url` -- the password as ``***``, whether it sits in the user part (``user:secret@host``) or in a
   query parameter (``?password=secret``); text that is not a URL at all is shown as a fixed phrase, since it might be

@@ -85,7 +85,7 @@ def draw(plot: Callable[..., Any], path: Path, *args: Any, what: str, **kwargs: 
         with contextlib.suppress(OSError):
             Path(path).unlink(missing_ok=True)
         first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        problem = f"{what} was not drawn: {type(error).__name__}: {first}".rstrip(": ")
+        problem = f"Figure left out ({what}): {type(error).__name__}: {first}".rstrip(": ")
         warnings.warn(problem, ReportFigureWarning, stacklevel=2)
         return None, problem
 
