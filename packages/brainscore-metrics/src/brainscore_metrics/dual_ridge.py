@@ -102,7 +102,7 @@ class _Shape:
 
 
 def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_ridge", alpha: float = 1.0,
-                       alphas=ALPHA_LIST, precision: str = "mixed"):
+                       alphas=ALPHA_LIST, precision: str = "mixed", cv="loo", alpha_per_target: bool = False):
     """Test predictions of ridge (``'dual_ridge'``) or RidgeCV (``'dual_ridgecv'``) fitted on the training pair.
 
     Parameters
@@ -117,10 +117,14 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     alphas : sequence of float, default=ALPHA_LIST
         Candidate penalties of ``'dual_ridgecv'``.
     precision : {'mixed', 'float64'}, default='mixed'
+    cv : 'loo', int or splitter, default='loo'
+        Folds of ``'dual_ridgecv'`` within the training rows (:class:`~brainscore_metrics.regression.RidgeCVRegression`).
+    alpha_per_target : bool, default=False
+        One alpha per neuroid for ``'dual_ridgecv'``.
 
     Returns
     -------
-    (predictions of shape (n_test, n_neuroids), chosen alpha or None)
+    (predictions of shape (n_test, n_neuroids), chosen alpha (float, or array (n_neuroids,)) or None)
     """
     if regression not in DUAL_REGRESSIONS:
         raise UnknownRegressionError(f"unknown dual regression {regression!r}; available: {DUAL_REGRESSIONS}")
@@ -135,7 +139,8 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
             if regression == "dual_ridge":
                 fitted = ridge_fit(xp, shape, Y, train, alpha=alpha, gram=gram)
             else:
-                fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram)
+                fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
+                                     alpha_per_target=alpha_per_target)
         kernel = train_centered_kernel(xp, gram, train, test)
         return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
     # primal: scikit-learn's Ridge / RidgeCV on the training stimuli
@@ -145,7 +150,7 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     if regression == "dual_ridge":
         fitted = ridge_fit(xp, X_all, Y, train, alpha=alpha)
     else:
-        fitted = ridgecv_fit(xp, X_all, Y, train, alphas=alphas)
+        fitted = ridgecv_fit(xp, X_all, Y, train, alphas=alphas, cv=cv, alpha_per_target=alpha_per_target)
     test_rows = xp.take(X_all, xp.index(np.arange(n_train, X_all.shape[0]), X_all), 0)
     return (test_rows - fitted["x_mean"]) @ fitted["coef"] + fitted["y_mean"], fitted.get("alpha")
 
