@@ -25,6 +25,7 @@ from brainscore_metrics._ridge import (
     ridge_heldout_predictions,
     ridgecv_fit,
 )
+from brainscore_metrics.backend import blas_threads_for
 
 __all__ = ["LinearRegression", "RidgeCVRegression", "RidgeRegression"]
 
@@ -136,6 +137,12 @@ class RidgeRegression(_LinearFamily):
         xp = self._xp(X, Y)
         X, Y = self._as_source(xp, X), self._as(xp, Y)
         rows = self._rows(X, train)
+        n, p = len(rows), X.shape[1]
+        with blas_threads_for(xp, flops=min(n, p) ** 2 * max(n, p) + n * p * Y.shape[1]):
+            self._fit_rows(xp, X, Y, rows)
+        return self
+
+    def _fit_rows(self, xp, X, Y, rows) -> None:
         if X.shape[1] > len(rows):  # the Gram matrix of the training rows only, under the precision policy
             subset = X if len(rows) == X.shape[0] and np.array_equal(rows, np.arange(X.shape[0])) else \
                 xp.take(X, xp.index(rows, X), 0)
@@ -148,7 +155,6 @@ class RidgeRegression(_LinearFamily):
         self.coef_ = state["coef"]
         self.intercept_ = state["y_mean"] - state["x_mean"] @ state["coef"]
         self.xp_ = xp
-        return self
 
     def predict(self, X, rows=None):
         """Predictions ``X[rows] @ coef_ + intercept_`` of shape (n_rows, n_neuroids), float64, on the fitting backend;
@@ -157,7 +163,8 @@ class RidgeRegression(_LinearFamily):
         X = self._as_source(xp, X)
         if rows is not None:
             X = xp.take(X, xp.index(np.asarray(rows), X), 0)
-        return rows_times(xp, X, self.coef_) + self.intercept_
+        with blas_threads_for(xp, flops=X.shape[0] * X.shape[1] * self.coef_.shape[1]):
+            return rows_times(xp, X, self.coef_) + self.intercept_
 
     def cross_predict(self, X, Y, splits):
         """As :meth:`_ArrayRegression.cross_predict`. With more features than training stimuli and splits

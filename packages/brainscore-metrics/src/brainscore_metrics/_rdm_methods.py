@@ -86,6 +86,11 @@ def _whiten(values: np.ndarray, noise) -> np.ndarray:
     return np.asarray(values, dtype=np.float64) @ factor
 
 
+def _row_centred(values) -> np.ndarray:
+    values = np.asarray(values, dtype=np.float64)
+    return values - values.mean(axis=1, keepdims=True)
+
+
 def _triangle_of_distances(gram: np.ndarray) -> np.ndarray:
     """``G_ii + G_jj - 2 G_ij`` over the strict upper triangle, row-major."""
     n = gram.shape[0]
@@ -120,8 +125,8 @@ def _fold_means(values: np.ndarray, conditions, folds):
     missing = np.argwhere(counts == 0)
     if len(missing):
         fold, condition = missing[0]
-        raise InvalidParameterError(f"crossnobis: condition {labels[condition]!r} has no row in fold "
-                                    f"{fold_labels[fold]!r} ({len(missing)} such pairs)")
+        raise InvalidParameterError(f"crossnobis: condition '{labels[condition]}' has no row in fold "
+                                    f"'{fold_labels[fold]}' ({len(missing)} such pairs)")
     total, total_count = sums.sum(axis=0), counts.sum(axis=0)
     for fold in range(len(fold_labels)):
         inside = sums[fold] / counts[fold][:, None]
@@ -168,13 +173,12 @@ def rdm_vector(patterns, method: str = "correlation", *, conditions=None, folds=
     if method == "crossnobis":
         if conditions is None:
             raise InvalidParameterError("crossnobis needs conditions= (the rows of one condition are split by fold)")
+        if remove_mean:  # before the noise: the channel mean of a condition mean is the mean of the rows' ones
+            values = _row_centred(values)
         values = _whiten(values, noise) if noise is not None else values
         kernel = None
         n_folds = 0
         for outside, inside in _fold_means(values, conditions, folds):
-            if remove_mean:
-                outside = outside - outside.mean(axis=1, keepdims=True)
-                inside = inside - inside.mean(axis=1, keepdims=True)
             product = outside @ inside.T
             kernel = product if kernel is None else kernel + product
             n_folds += 1
@@ -185,7 +189,9 @@ def rdm_vector(patterns, method: str = "correlation", *, conditions=None, folds=
     if method == "correlation":
         return correlation_distance_triangle(values, precision=precision, backend=backend)
     if method == "mahalanobis" and noise is not None:
-        values = _whiten(values, noise)
+        values = _whiten(_row_centred(values) if remove_mean else values, noise)
+        remove_mean = False  # centred before the noise, as rsatoolbox
     # a common shift of all rows changes no distance: centre the columns, or the rows for remove_mean
-    gram = stimulus_gram_as_numpy(values, center="rows" if remove_mean else "columns", precision=precision, backend=backend)
+    gram = stimulus_gram_as_numpy(values, center="rows" if remove_mean else "columns", precision=precision,
+                                  backend=backend)
     return _triangle_of_distances(gram) / values.shape[1]

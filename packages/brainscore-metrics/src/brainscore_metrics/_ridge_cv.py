@@ -23,7 +23,7 @@ import contextlib
 
 import numpy as np
 
-from brainscore_metrics.backend import factorisation_threads
+from brainscore_metrics.backend import blas_threads_for, factorisation_threads
 from brainscore_metrics.errors import InvalidParameterError
 
 __all__ = ["check_cv", "kernel_ridge_cv", "test_folds"]
@@ -123,6 +123,16 @@ def kernel_ridge_cv(xp, kernel, Y, alphas, *, folds=None, alpha_per_target: bool
     alphas = np.asarray(alphas, dtype=np.float64).reshape(-1)
     if len(alphas) == 0 or not np.all(alphas > 0):
         raise InvalidParameterError(f"alphas must be positive and non-empty, got {alphas.tolist()!r}")
+    n, n_targets = kernel.shape[0], Y.shape[1]
+    held_out = n ** 2 if folds is None else sum(len(test) ** 2 * n + len(test) ** 3 / 3 for test in folds)
+    flops = 10 * n ** 3 + len(alphas) * (2 * n ** 2 * n_targets + held_out)
+    # small systems on one BLAS thread: on a loaded machine several threads make each small product wait
+    # (a 512-row 5-fold grid over 10 alphas took 9 s on two contended threads)
+    with blas_threads_for(xp, flops):
+        return _kernel_ridge_cv(xp, kernel, Y, alphas, folds, alpha_per_target)
+
+
+def _kernel_ridge_cv(xp, kernel, Y, alphas, folds, alpha_per_target: bool) -> dict:
     n = kernel.shape[0]
     y_mean = xp.mean(Y, axis=0)
     yc = Y - y_mean
