@@ -32,6 +32,7 @@ from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._gram import check_precision, lapack_single_thread, stimulus_gram
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    MIXED_MIN_FEATURES_PER_STIMULUS,
     ridge_fit,
     ridgecv_fit,
     train_centered_kernel,
@@ -74,7 +75,7 @@ class RowStack:
         return np.concatenate([part[:, columns] for part in self.parts], axis=0)
 
 
-def stacked_gram(xp, parts, *, precision: str = "mixed"):
+def stacked_gram(xp, parts, *, precision: str = "mixed", mixed_min_features_per_stimulus: float = 0.0):
     """Gram matrix of the column-centred rows of ``parts`` stacked, float64 (n x n, n = sum of rows).
 
     Parameters
@@ -85,12 +86,14 @@ def stacked_gram(xp, parts, *, precision: str = "mixed"):
         concatenated once.
     precision : {'mixed', 'float64'}, default='mixed'
         As :func:`brainscore_metrics._gram.stimulus_gram`.
+    mixed_min_features_per_stimulus : float, default=0.0
+        As :func:`brainscore_metrics._gram.stimulus_gram` (ridge passes
+        :data:`brainscore_metrics._ridge.MIXED_MIN_FEATURES_PER_STIMULUS`).
     """
     check_precision(precision)
-    if xp.name == "numpy":
-        return stimulus_gram(xp, RowStack(parts), center="columns", precision=precision)
-    return stimulus_gram(xp, xp.concatenate([xp.asarray(part) for part in parts], axis=0), center="columns",
-                         precision=precision)
+    source = RowStack(parts) if xp.name == "numpy" else xp.concatenate([xp.asarray(part) for part in parts], axis=0)
+    return stimulus_gram(xp, source, center="columns", precision=precision,
+                         mixed_min_features_per_stimulus=mixed_min_features_per_stimulus)
 
 
 class _Shape:
@@ -131,7 +134,10 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     n_train, n_features = X_train.shape
     if n_features > n_train:  # the dual form: one Gram matrix of train and test together
         n = n_train + X_test.shape[0]
-        gram = stacked_gram(xp, [X_train, X_test], precision=precision)
+        # float64 products when few features per stimulus vary: float32 rounding of a near-singular kernel exceeds
+        # alpha there (issue 31's quantised input: 0.6 % of the predictions' scale on a fixed split)
+        gram = stacked_gram(xp, [X_train, X_test], precision=precision,
+                            mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
         train, test = np.arange(n_train), np.arange(n_train, n)
         Y = xp.concatenate([Y_train, xp.zeros((n - n_train, Y_train.shape[1]), like=Y_train)], axis=0)
         shape = _Shape((n, n_features), gram)
