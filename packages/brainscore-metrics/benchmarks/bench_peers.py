@@ -28,7 +28,8 @@ in the JSON as ``max_abs_diff``):
 
 Timing: for each case, calls alternate ours / peer (the peer first in odd rounds), each side's time is the median of
 5 calls (3 when its first call took over 10 s); the 1-minute load average is read before every call and reported
-(min-max). Run (one command; needs the metrics ``test`` extra for the peers, and the real data)::
+(min-max), and each call's process CPU time (all threads; on a loaded machine it shows the work where wall time
+mostly shows the wait). Run (one command; needs the metrics ``test`` extra for the peers, and the real data)::
 
     BRAINSCORE_RAW_DATA=/work/shared/data python packages/brainscore-metrics/benchmarks/bench_peers.py \
         --out /tmp/bench_peers.json
@@ -194,6 +195,7 @@ def time_case(ours, peer, repeats: int = 5, slow_seconds: float = 10.0) -> dict:
     """Alternating single calls; each side's median of ``repeats`` calls (3 when its first call exceeded
     ``slow_seconds``)."""
     times = {"ours": [], "peer": []}
+    cpu = {"ours": [], "peer": []}
     loads = []
     values = {}
     target = {"ours": repeats, "peer": repeats}
@@ -204,15 +206,17 @@ def time_case(ours, peer, repeats: int = 5, slow_seconds: float = 10.0) -> dict:
             if len(times[side]) >= target[side]:
                 continue
             loads.append(_load())
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             values[side] = (ours if side == "ours" else peer)()
             times[side].append(time.perf_counter() - start)
+            cpu[side].append(time.process_time() - start_cpu)
             if len(times[side]) == 1 and times[side][0] > slow_seconds:
                 target[side] = min(3, repeats)
         round_index += 1
     ours_value, peer_value = (np.asarray(values[side], dtype=np.float64) for side in ("ours", "peer"))
     return {"ours_s": statistics.median(times["ours"]), "peer_s": statistics.median(times["peer"]),
             "ours_all": times["ours"], "peer_all": times["peer"], "load_min": min(loads), "load_max": max(loads),
+            "ours_cpu_s": statistics.median(cpu["ours"]), "peer_cpu_s": statistics.median(cpu["peer"]),
             "max_abs_diff": float(np.max(np.abs(ours_value - peer_value))),
             "peer_scale": float(np.max(np.abs(peer_value)))}
 
@@ -249,12 +253,13 @@ def main() -> None:
         tmp = args.out.with_suffix(".tmp")
         tmp.write_text(json.dumps({"results": results, "python": sys.version}, indent=1))
         os.replace(tmp, args.out)
-    print("\n| input | case | peer | peer s | ours s | peer / ours | load (1 min) | max abs diff |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| input | case | peer | peer s | ours s | peer / ours | CPU s peer / ours | load (1 min) | max abs diff "
+          "(relative) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| {r['input']} | {r['case']} | {r['peer']} | {r['peer_s']:.3g} | {r['ours_s']:.3g} | "
-              f"**{r['peer_s'] / r['ours_s']:.2f}x** | {r['load_min']:.1f}-{r['load_max']:.1f} | "
-              f"{r['max_abs_diff']:.1e} |")
+              f"**{r['peer_s'] / r['ours_s']:.2f}x** | {r['peer_cpu_s']:.3g} / {r['ours_cpu_s']:.3g} | "
+              f"{r['load_min']:.1f}-{r['load_max']:.1f} | {r['max_abs_diff'] / max(r['peer_scale'], 1e-300):.1e} |")
 
 
 if __name__ == "__main__":
