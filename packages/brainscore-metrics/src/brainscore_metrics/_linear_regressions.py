@@ -223,8 +223,7 @@ class RidgeCVRegression(RidgeRegression):
         state = ridgecv_fit(xp, X, Y, train, alphas=self.alphas, gram=gram, cv=self.cv,
                             alpha_per_target=self.alpha_per_target)
         self.alpha_ = state["alpha"]
-        if "cv_mse" in state:
-            self.cv_mse_ = state["cv_mse"]
+        self.cv_mse_ = state["cv_mse"]
         return state
 
 

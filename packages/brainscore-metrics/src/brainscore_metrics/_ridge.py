@@ -251,18 +251,20 @@ def _best_alpha_loo(xp, alphas, loo_terms):
 
     ``loo_terms(alpha)`` returns the dual coefficients ``c`` (n_train, n_neuroids) and the diagonal of
     the inverse regularised kernel (n_train,); the LOO residuals are ``c / diag``. Returns the chosen
-    alpha (float), its ``c`` and the mean squared LOO errors of all alphas (ndarray (n_alphas,)).
+    alpha (float), its ``c`` and the mean squared LOO errors of all alphas and targets (ndarray (n_alphas,
+    n_neuroids)).
     """
     best_mse, best_alpha, best_c = None, None, None
     scores = []
     for alpha in alphas:
         c, g_inv_diag = loo_terms(alpha)
         loo = c / g_inv_diag[:, None]
-        mse = xp.item(xp.mean(loo * loo))
-        scores.append(mse)
+        per_target = np.asarray(xp.to_numpy(xp.mean(loo * loo, axis=0)), dtype=np.float64)
+        mse = float(per_target.mean())
+        scores.append(per_target)
         if best_mse is None or mse < best_mse:
             best_mse, best_alpha, best_c = mse, float(alpha), c
-    return best_alpha, best_c, np.array(scores)
+    return best_alpha, best_c, np.stack(scores)
 
 
 def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None, cv="loo", alpha_per_target: bool = False):
@@ -324,7 +326,8 @@ def _ridgecv_loo_primal(xp, X, Y, train, *, alphas):
         return U @ (w[:, None] * Uty) + yc / alpha, U2 @ w + 1.0 / alpha
 
     alpha, dual, scores = _best_alpha_loo(xp, alphas, primal_terms)
-    return {"coef": xc.T @ dual, "x_mean": x_mean, "y_mean": y_mean, "alpha": alpha, "loo_mse": scores}
+    return {"coef": xc.T @ dual, "x_mean": x_mean, "y_mean": y_mean, "alpha": alpha, "cv_mse": scores,
+            "loo_mse": scores.mean(axis=1)}
 
 
 def linear_model_predict(xp, fitted, X, rows=None):
