@@ -243,9 +243,9 @@ def main() -> None:
     for name in args.inputs:
         data = real_inputs() if name == "real" else large_inputs()
         print(f"{name}: {data['describe']}", flush=True)
-        for case, (ours, peer) in cases(data, name).items():
-            if args.cases and case not in args.cases:
-                continue
+        table = cases(data, name)
+        for case in [case for case in args.cases if case in table] if args.cases else table:  # in the order asked
+            ours, peer = table[case]
             result = {"input": name, "case": case, "peer": PEER[case], **time_case(ours, peer, args.repeats)}
             results.append(result)
             print(json.dumps(result), flush=True)
