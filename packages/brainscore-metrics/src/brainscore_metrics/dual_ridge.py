@@ -23,13 +23,15 @@ with ``attrs['raw']`` per neuroid and, for RidgeCV, ``attrs['alpha']``.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
-from brainscore_metrics._gram import check_precision, lapack_single_thread, stimulus_gram
+from brainscore_metrics._gram import check_precision, stimulus_gram
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
     MIXED_MIN_FEATURES_PER_STIMULUS,
@@ -38,7 +40,7 @@ from brainscore_metrics._ridge import (
     train_centered_kernel,
 )
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics.backend import blas_threads_for, resolve_backend
+from brainscore_metrics.backend import blas_threads_for, factorisation_threads, resolve_backend
 from brainscore_metrics.errors import UnknownRegressionError
 
 __all__ = ["DUAL_REGRESSIONS", "DualRidgeSplitCorrelation", "RowStack", "dual_ridge_predict", "stacked_gram"]
@@ -141,7 +143,9 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
         train, test = np.arange(n_train), np.arange(n_train, n)
         Y = xp.concatenate([Y_train, xp.zeros((n - n_train, Y_train.shape[1]), like=Y_train)], axis=0)
         shape = _Shape((n, n_features), gram)
-        with lapack_single_thread(xp):  # n x n factorisations: threads only contend (see _gram.lapack_single_thread)
+        # n x n factorisations on one thread unless the Gram product's thread probe just found all threads faster
+        # (threaded OpenBLAS Cholesky contends on a loaded machine; on a quiet one it is 1.6x faster at 3,200)
+        with factorisation_threads() if xp.name == "numpy" else contextlib.nullcontext():
             if regression == "dual_ridge":
                 fitted = ridge_fit(xp, shape, Y, train, alpha=alpha, gram=gram)
             else:
