@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
-from brainscore_metrics._ridge_cv import kernel_ridge_cv, test_folds
+from brainscore_metrics._ridge_cv import covers_complement, kernel_ridge_cv, test_folds
 from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
@@ -129,20 +129,6 @@ def ridge_fit(xp, X, Y, train, *, alpha: float = 1.0, gram=None):
     regularised = xc.T @ xc + alpha * xp.eye(X.shape[1], like=xc)
     coef = xp.cholesky_solve(regularised, xc.T @ yc)
     return {"coef": coef, "x_mean": x_mean, "y_mean": y_mean}
-
-
-def covers_complement(n_rows: int, splits) -> bool:
-    """Whether every (train, test) split is a partition of all ``n_rows`` rows (test = not train)."""
-    for train, test in splits:
-        train, test = np.asarray(train), np.asarray(test)
-        if len(train) + len(test) != n_rows:
-            return False
-        seen = np.zeros(n_rows, dtype=bool)
-        seen[train] = True
-        seen[test] = True
-        if not seen.all():
-            return False
-    return True
 
 
 #: least squares through the kernel identity only when the estimated condition number is below this: the Gram

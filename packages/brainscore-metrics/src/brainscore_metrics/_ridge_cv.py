@@ -26,7 +26,7 @@ import numpy as np
 from brainscore_metrics.backend import blas_threads_for, factorisation_threads
 from brainscore_metrics.errors import InvalidParameterError
 
-__all__ = ["check_cv", "kernel_ridge_cv", "test_folds"]
+__all__ = ["check_cv", "covers_complement", "kernel_ridge_cv", "test_folds"]
 
 
 def check_cv(cv):
@@ -64,12 +64,24 @@ def test_folds(cv, n: int) -> list[np.ndarray] | None:
     splits = [(np.asarray(train, dtype=np.int64), np.asarray(test, dtype=np.int64)) for train, test in splits]
     if not splits or any(len(test) == 0 or len(train) == 0 for train, test in splits):
         raise InvalidParameterError(f"cv={cv!r} gave no split, or a split with no training or no test row")
-    from brainscore_metrics._ridge import covers_complement
-
     if not covers_complement(n, splits):
         raise InvalidParameterError(f"cv={cv!r}: every split's training rows must be all rows not in its test rows "
                                     "(KFold, GroupKFold, LeaveOneGroupOut, PredefinedSplit are)")
     return [test for _, test in splits]
+
+
+def covers_complement(n_rows: int, splits) -> bool:
+    """Whether every (train, test) split is a partition of all ``n_rows`` rows (test = not train)."""
+    for train, test in splits:
+        train, test = np.asarray(train), np.asarray(test)
+        if len(train) + len(test) != n_rows:
+            return False
+        seen = np.zeros(n_rows, dtype=bool)
+        seen[train] = True
+        seen[test] = True
+        if not seen.all():
+            return False
+    return True
 
 
 def _intercept_direction(xp, basis) -> int:
