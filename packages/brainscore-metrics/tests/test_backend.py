@@ -10,7 +10,13 @@ from brainscore_metrics._neuron_to_neuron import best_source_units
 from brainscore_metrics._pls import pls_fit, pls_predict
 from brainscore_metrics._ridge import centered_gram, linear_model_predict, ridge_fit, ridgecv_fit
 from brainscore_metrics._split_half import masked_pearson, split_half_from_rows
-from brainscore_metrics.backend import UnknownBackendError, get_backend, resolve_backend, use_backend
+from brainscore_metrics.backend import (
+    ComputePlan,
+    UnknownBackendError,
+    get_backend,
+    resolve_backend,
+    use_backend,
+)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +58,7 @@ def test_pls(data, torch_backend, p):
     X, Y, train, test = data
 
     def run(xp, x, y):
-        return pls_predict(xp, pls_fit(xp, x, y, train, n_components=10), x, test)
+        return pls_predict(xp, pls_fit(ComputePlan(xp), x, y, train, n_components=10), x, test)
 
     a, b = _both(run, torch_backend, X[:, :p], Y)
     _close(a, b, torch_backend)
@@ -65,7 +71,7 @@ def test_linear_family(data, torch_backend, kernel, p):
     fit = {"ridge": ridge_fit, "ridgecv": ridgecv_fit, "linear": least_squares_fit}[kernel]
 
     def run(xp, x, y):
-        return linear_model_predict(xp, fit(xp, x, y, train), x, test)
+        return linear_model_predict(xp, fit(ComputePlan(xp, precision="float64"), x, y, train), x, test)
 
     a, b = _both(run, torch_backend, X[:, :p], Y)
     _close(a, b, torch_backend)
@@ -73,7 +79,7 @@ def test_linear_family(data, torch_backend, kernel, p):
 
 def test_gram(data, torch_backend):
     X, *_ = data
-    a, b = _both(lambda xp, x: centered_gram(xp, x), torch_backend, X)
+    a, b = _both(lambda xp, x: centered_gram(ComputePlan(xp), x), torch_backend, X)
     _close(a, b, torch_backend)
 
 
@@ -153,20 +159,23 @@ def test_ridge_heldout_path_on_torch(torch_backend):
         np.testing.assert_allclose(torch_backend.to_numpy(b), a, rtol=1e-6, atol=1e-9)
 
 
-def test_small_numpy_problems_run_blas_on_one_thread(monkeypatch):
+def test_a_plan_runs_blas_on_one_thread_and_decides_its_workers_from_the_size():
     from threadpoolctl import threadpool_info, threadpool_limits
 
-    from brainscore_metrics.backend import SMALL_PROBLEM_FLOPS, blas_threads_for, get_backend
+    from brainscore_metrics.backend import SMALL_PROBLEM_FLOPS, compute_plan, use_threads
 
     def blas_threads():
         return {entry["num_threads"] for entry in threadpool_info() if entry["user_api"] == "blas"}
 
-    numpy_backend = get_backend("numpy")
     with threadpool_limits(limits=2, user_api="blas"):  # a known starting point, even on a 1-core runner
         before = blas_threads()
-        with blas_threads_for(numpy_backend, SMALL_PROBLEM_FLOPS / 10):
-            assert blas_threads() == {1}
+        with compute_plan("numpy", flops=SMALL_PROBLEM_FLOPS / 10) as small:
+            assert blas_threads() == {1} and small.threads == 1
         assert blas_threads() == before
-        with blas_threads_for(numpy_backend, SMALL_PROBLEM_FLOPS * 10):
-            assert blas_threads() == before
+        with compute_plan("numpy", flops=SMALL_PROBLEM_FLOPS * 10) as large:
+            assert blas_threads() == {1}  # large problems too: their workers run single-threaded tiles
+            assert large.threads == len(__import__("os").sched_getaffinity(0))
+        with use_threads(3), compute_plan("numpy", flops=0) as forced:
+            assert forced.threads == 3
+        assert blas_threads() == before
     assert before  # numpy's BLAS was found at all, so the checks above were meaningful

@@ -22,7 +22,7 @@ import brainscore_metrics._least_squares as least_squares
 import brainscore_metrics._linear_regressions as linear_regressions
 from brainscore_metrics._affine_columns import merge_affine_columns
 from brainscore_metrics._gram import stimulus_gram, varying_columns
-from brainscore_metrics.backend import get_backend
+from brainscore_metrics.backend import ComputePlan, get_backend
 from brainscore_metrics.regression import LinearRegression, PLSRegression, RidgeRegression
 
 
@@ -74,10 +74,11 @@ def test_gram_without_constant_columns_equals_the_full_product(backend_name, dty
     X, _ = dead_unit_source(40, 300, dead=200)
     X = X.astype(dtype)
     varying = np.flatnonzero(np.ptp(X, axis=0) != 0)
-    full = xp.to_numpy(stimulus_gram(xp, xp.asarray(X), precision=precision))
+    full = xp.to_numpy(stimulus_gram(ComputePlan(xp, precision=precision), xp.asarray(X)))
     # the same function on the source with the constant columns removed by hand: the same blocks, the same numbers
     # but for the last bits (a gathered block and a sliced one may be summed and multiplied in another order)
-    dropped = xp.to_numpy(stimulus_gram(xp, xp.asarray(np.ascontiguousarray(X[:, varying])), precision=precision))
+    dropped = xp.to_numpy(stimulus_gram(ComputePlan(xp, precision=precision),
+                                        xp.asarray(np.ascontiguousarray(X[:, varying]))))
     np.testing.assert_allclose(full, dropped, rtol=0, atol=1e-14 * np.abs(dropped).max())
     # and the float64 product of the explicitly centred source, constant columns included
     Z = X.astype(np.float64) - X.astype(np.float64).mean(axis=0)
@@ -89,17 +90,18 @@ def test_gram_without_constant_columns_equals_the_full_product(backend_name, dty
 def test_the_product_sees_only_the_varying_columns(monkeypatch):
     X, _ = dead_unit_source(40, 300, dead=200)
     seen = []
-    original = gram_module._numpy_gram
+    numpy_backend = get_backend("numpy")
+    original = numpy_backend.stimulus_gram_blocks
 
-    def spy(values, center, blocks, float32):
+    def spy(plan, values, blocks, center, float32):
         seen.extend(int(np.asarray(values[:, columns]).shape[1]) for columns in blocks)
-        return original(values, center, blocks, float32)
+        return original(plan, values, blocks, center, float32)
 
-    monkeypatch.setattr(gram_module, "_numpy_gram", spy)
-    stimulus_gram(get_backend("numpy"), X)
+    monkeypatch.setattr(numpy_backend, "stimulus_gram_blocks", spy)
+    stimulus_gram(ComputePlan(numpy_backend), X)
     assert sum(seen) == 98  # 300 - 200 dead - 2 constant at 3.5
     seen.clear()
-    stimulus_gram(get_backend("numpy"), X, center="rows")  # rows centred: constant columns in closed form
+    stimulus_gram(ComputePlan(numpy_backend), X, center="rows")  # rows centred: constant columns in closed form
     assert sum(seen) == 98
 
 
@@ -114,7 +116,7 @@ def test_row_centred_gram_of_dead_units_equals_the_explicit_product(backend_name
     xp = get_backend(backend_name)
     values = X if backend_name == "numpy" else __import__("torch").from_numpy(X)
     for precision, tolerance in (("float64", 1e-13), ("mixed", 1e-6)):
-        gram = np.asarray(xp.to_numpy(stimulus_gram(xp, values, center="rows", precision=precision)))
+        gram = np.asarray(xp.to_numpy(stimulus_gram(ComputePlan(xp, precision=precision), values, center="rows")))
         np.testing.assert_allclose(gram, expected, rtol=tolerance, atol=tolerance * np.abs(expected).max())
 
 
@@ -214,13 +216,14 @@ def test_ridge_takes_float64_products_when_few_features_per_stimulus_vary(monkey
     X = X.astype(np.float32)
     splits = shuffle_splits(80, 4, 2)
     seen = []
-    original = gram_module._numpy_gram
+    numpy_backend = get_backend("numpy")
+    original = numpy_backend.stimulus_gram_blocks
 
-    def spy(values, center, blocks, float32):
+    def spy(plan, values, blocks, center, float32):
         seen.append(float32)
-        return original(values, center, blocks, float32)
+        return original(plan, values, blocks, center, float32)
 
-    monkeypatch.setattr(gram_module, "_numpy_gram", spy)
+    monkeypatch.setattr(numpy_backend, "stimulus_gram_blocks", spy)
     ours = RidgeRegression(1.0).cross_predict(X, Y, splits)
     assert seen == [expect_float32]
     expected = sklearn_split_predictions(lambda: SkRidge(1.0), X.astype(np.float64), Y, splits)

@@ -10,7 +10,7 @@ import pytest
 from _cowley import averaged, image_features, load_trials
 
 from brainio.assemblies import NeuroidAssembly
-from brainscore_metrics._gram import stimulus_gram_as_numpy
+from brainscore_metrics._gram import gram_plan, stimulus_gram_as_numpy
 from brainscore_metrics._rdm_kernels import correlation_distance_triangle
 from brainscore_metrics.cka import CKAMetric, linear_cka
 from brainscore_metrics.rdm import RDMCrossValidated, RDMMetric
@@ -47,7 +47,8 @@ def _expected_cka(X, Y, unbiased):
 def test_gram_as_numpy_on_each_backend(backend_name, center):
     X, _ = _wide()
     Z = X - (X.mean(axis=0) if center == "columns" else X.mean(axis=1, keepdims=True))
-    gram = stimulus_gram_as_numpy(X, center=center, backend=backend_name)
+    with gram_plan(backend_name, X) as plan:
+        gram = stimulus_gram_as_numpy(plan, X, center=center)
     assert isinstance(gram, np.ndarray) and gram.dtype == np.float64
     np.testing.assert_allclose(gram, Z @ Z.T, rtol=0, atol=1e-10 * np.abs(Z @ Z.T).max())
 
@@ -66,14 +67,17 @@ def test_rdm_triangle_on_each_backend(backend_name, dtype):
     X, _ = _wide(dtype=dtype)
     order = np.random.default_rng(0).permutation(len(X))
     expected = (1 - np.corrcoef(X.astype(np.float64)[order]))[np.triu_indices(len(X), 1)]
-    triangle = correlation_distance_triangle(X, order, backend=backend_name)
+    with gram_plan(backend_name, X) as plan:
+        triangle = correlation_distance_triangle(plan, X, order)
     np.testing.assert_allclose(triangle, expected, rtol=0, atol=1e-12 if dtype == np.float64 else 1e-6)
 
 
 def test_torch_tensor_input_follows_its_backend():
     torch = pytest.importorskip("torch")
     X, _ = _wide()
-    gram = stimulus_gram_as_numpy(torch.from_numpy(X), center="columns")
+    with gram_plan(None, torch.from_numpy(X)) as plan:
+        assert plan.xp.name == "torch"
+        gram = stimulus_gram_as_numpy(plan, torch.from_numpy(X), center="columns")
     Z = X - X.mean(axis=0)
     np.testing.assert_allclose(gram, Z @ Z.T, rtol=0, atol=1e-10 * np.abs(Z @ Z.T).max())
 

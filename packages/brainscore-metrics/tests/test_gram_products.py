@@ -1,31 +1,29 @@
-"""How numpy forms the stimulus Gram matrix: block products accumulated in place (float64 syrk; float32 syrk into a
-small scratch, or panels of rows for large n), the lower triangle mirrored, float32 column centring by the rounded
-means with double centring, and the BLAS thread probe. Expected values: the float64 product of the explicitly
-centred source (numpy), and threadpoolctl's report of the BLAS thread limit.
+"""How numpy forms the stimulus Gram matrix: tiles of rows (each one single-threaded BLAS call) accumulated into the
+lower triangle, the triangle mirrored, float32 column centring by the rounded means with double centring; the
+row-tiled products; and that none of them depends on the number of worker threads. Expected values: the float64
+product of the explicitly centred source (numpy), and the same function on one worker.
 """
 
 from __future__ import annotations
-
-import os
 
 import numpy as np
 import pytest
 
 import brainscore_metrics._gram as gram_module
-import brainscore_metrics._thread_probe as thread_probe
+import brainscore_metrics.backend._numpy_tiles as tiles
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics.backend import get_backend
+from brainscore_metrics.backend.plan import ComputePlan
 
 
 @pytest.mark.parametrize("center", ["columns", "rows", "none"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("panels", [False, True], ids=["scratch", "panels"])
-def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, panels):
-    if panels:  # the panel products of large n, on a small input: no scratch allowed, panels of 7 rows
-        monkeypatch.setattr(gram_module, "_FLOAT32_SCRATCH_BYTES", 0)
-        monkeypatch.setattr(gram_module, "_PANEL_ROWS", 7)
-    monkeypatch.setattr(gram_module, "_MIXED_BLOCK", 64)  # several blocks
-    monkeypatch.setattr(gram_module, "_FLOAT64_BLOCK_BYTES", 8 * 45 * 50)
+@pytest.mark.parametrize("threads", [1, 3])
+def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, threads):
+    # several feature blocks and tiles of 7 rows on a small input
+    monkeypatch.setattr(tiles, "TILE_ROWS", 7)
+    monkeypatch.setattr(gram_module, "MIXED_BLOCK", 64)
+    plan = ComputePlan(get_backend("numpy"), precision="mixed", threads=threads, block_bytes=8 * 45 * 50)
     rng = np.random.default_rng(7)
     X = (rng.normal(size=(45, 300)) * 0.5 + 20).astype(dtype)  # means 40x the spread
     Z = X.astype(np.float64)
@@ -34,54 +32,39 @@ def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, pa
     elif center == "rows":
         Z = Z - Z.mean(axis=1, keepdims=True)
     expected = Z @ Z.T
-    gram = stimulus_gram(get_backend("numpy"), X, center=center)
+    gram = stimulus_gram(plan, X, center=center)
     np.testing.assert_array_equal(gram, gram.T)  # the mirrored triangle
     tolerance = 2e-6 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(gram, expected, rtol=0, atol=tolerance * np.abs(expected).max())
 
 
-@pytest.mark.parametrize(("single", "threaded", "expected_single"), [(0.2, 0.5, True), (0.5, 0.2, False)])
-def test_thread_probe_runs_the_rest_on_the_faster_setting(monkeypatch, single, threaded, expected_single):
-    # the probe's two timed products get fixed durations (the first product is not timed: it would pay the output's
-    # first page faults); the BLAS thread limit seen by each product is read from threadpoolctl
-    from threadpoolctl import threadpool_info
-
-    clock = iter([0.0, single, 10.0, 10.0 + threaded])
-    monkeypatch.setattr(thread_probe.time, "perf_counter", lambda: next(clock))
-    seen = []
-
-    def product():
-        seen.append(min(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"))
-        return 0
-
-    with thread_probe.fastest_threads(6) as timed:
-        for _ in range(6):
-            timed(product)
-        assert timed.chosen == ("one" if expected_single else "all")
-    if seen[0] == 1 or (os.cpu_count() or 1) == 1:
-        pytest.skip("BLAS runs on one thread here: nothing to choose")
-    assert seen[1] == 1  # the second product (the first timed) runs on one thread
-    assert seen[2] == seen[0]  # the third on all
-    assert (max(seen[3:]) == 1) == expected_single
-    # the limit is lifted afterwards
-    assert max(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas") == seen[0]
+@pytest.mark.parametrize("precision", ["mixed", "float64"])
+def test_gram_bits_do_not_depend_on_the_workers(monkeypatch, precision):
+    # every tile is one single-threaded BLAS call whatever worker runs it: 1, 2 and 5 workers give the same bits
+    monkeypatch.setattr(tiles, "TILE_ROWS", 16)
+    rng = np.random.default_rng(11)
+    X = np.maximum(rng.normal(size=(120, 700)), 0).astype(np.float32)
+    numpy_backend = get_backend("numpy")
+    grams = []
+    for threads in (1, 2, 5):
+        with numpy_backend.single_threaded_blas():
+            grams.append(stimulus_gram(ComputePlan(numpy_backend, precision=precision, threads=threads), X))
+    for gram in grams[1:]:
+        np.testing.assert_array_equal(gram, grams[0])
 
 
-def test_probe_cuts_only_the_first_block_into_parts():
-    # slices and index arrays: the parts cover the first block exactly, in order; later blocks are untouched
-    blocks = [slice(0, 10), slice(10, 20), slice(20, 30), slice(30, 37)]
-    cut = thread_probe.with_probe_blocks(blocks)
-    if (os.cpu_count() or 1) == 1:
-        assert cut == blocks
-        return
-    assert len(cut) == thread_probe.PROBE_PARTS + 3
-    covered = np.concatenate([np.arange(part.start, part.stop) for part in cut[:thread_probe.PROBE_PARTS]])
-    np.testing.assert_array_equal(covered, np.arange(10))
-    assert cut[thread_probe.PROBE_PARTS:] == blocks[1:]
-    arrays = [np.array([3, 5, 8, 13, 21]), np.array([34]), np.array([55]), np.array([89])]
-    cut = thread_probe.with_probe_blocks(arrays)
-    np.testing.assert_array_equal(np.concatenate(cut[:thread_probe.PROBE_PARTS]), arrays[0])
-    assert thread_probe.with_probe_blocks(blocks[:1]) == blocks[:1]  # one block: no probe
+def test_plan_map_keeps_the_order_and_tiled_products_equal_numpy(monkeypatch):
+    monkeypatch.setattr(tiles, "TILE_ROWS", 5)
+    plan = ComputePlan(get_backend("numpy"), threads=3)
+    assert plan.map(lambda value: value * value, range(20)) == [value * value for value in range(20)]
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(23, 9)), rng.normal(size=(9, 4))
+    np.testing.assert_allclose(tiles.tiled_matmul(plan, a, b), a @ b, rtol=1e-13, atol=1e-13)
+    X = rng.normal(size=(23, 9)).astype(np.float32)
+    small_blocks = ComputePlan(get_backend("numpy"), threads=2, block_bytes=8 * 9 * 4)  # 4 rows per block
+    np.testing.assert_allclose(tiles.rows_times(small_blocks, X, b), X.astype(np.float64) @ b, rtol=1e-13)
+    U = rng.normal(size=(23, 3))
+    np.testing.assert_allclose(tiles.transpose_times(small_blocks, X, U), X.astype(np.float64).T @ U, rtol=1e-12)
 
 
 @pytest.mark.parametrize("columns", [None, 1, 3, 4, 9])

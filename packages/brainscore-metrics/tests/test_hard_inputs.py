@@ -22,7 +22,7 @@ from sklearn.linear_model import Ridge as SkRidge
 
 import brainscore_metrics._least_squares as least_squares
 from brainscore_metrics._ridge import centered_gram, ridge_heldout_predictions
-from brainscore_metrics.backend import get_backend
+from brainscore_metrics.backend import ComputePlan, get_backend
 from brainscore_metrics.errors import IllConditionedKernelError
 from brainscore_metrics.regression import LinearRegression, NeuronToNeuron, PLSRegression, RidgeRegression
 
@@ -122,7 +122,8 @@ def test_least_squares_keeps_the_one_factorisation_path(monkeypatch, n, p, kind)
 
     monkeypatch.setattr(least_squares, "split_predictions", refuse)
     splits = shuffle_splits(n, 5, 1)
-    ours = least_squares.cross_predictions(get_backend("numpy"), X.astype(np.float32), Y, splits)
+    ours = least_squares.cross_predictions(ComputePlan(get_backend("numpy"), precision="float64"), X.astype(np.float32),
+                                           Y, splits)
     assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(SkLinear, X.astype(np.float32), Y, splits), 1e-6)
 
 
@@ -242,8 +243,8 @@ def test_ridge_on_a_large_scale_low_rank_float32_source_equals_sklearn(complemen
     X = (latent @ rng.normal(size=(3, 240)) * 100 + 700).astype(np.float32)
     Y = latent @ rng.normal(size=(3, 4)) + 0.3 * rng.normal(size=(80, 4))
     with pytest.raises(IllConditionedKernelError):  # the premise: the mixed-precision kernel is indefinite
-        ridge_heldout_predictions(get_backend("numpy"), centered_gram(get_backend("numpy"), X, "mixed"), Y,
-                                  [np.arange(8)], alpha=1.0)
+        mixed = ComputePlan(get_backend("numpy"), precision="mixed")
+        ridge_heldout_predictions(mixed, centered_gram(mixed, X), Y, [np.arange(8)], alpha=1.0)
     splits = shuffle_splits(80, 5, 1) if complementary else [(train[:60], test) for train, test in shuffle_splits(80, 5, 1)]
     ours = RidgeRegression(1.0).cross_predict(X, Y, splits)
     assert_predictions_close(get_backend("numpy"), ours, sklearn_split_predictions(lambda: SkRidge(1.0), X, Y, splits), 1e-7)

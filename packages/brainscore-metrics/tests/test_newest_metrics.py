@@ -17,7 +17,7 @@ from brainio.assemblies import NeuroidAssembly
 from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._pls_wide_target import pls_wide_target_correlations
-from brainscore_metrics.backend import get_backend
+from brainscore_metrics.backend import ComputePlan, get_backend
 from brainscore_metrics.dual_ridge import (
     DualRidgeSplitCorrelation,
     RowStack,
@@ -42,8 +42,8 @@ def _assembly(values, ids, prefix="n", **presentation):
 @pytest.mark.parametrize("p", [600, 60])  # dual (features > training stimuli) and primal
 def test_dual_ridge_predictions_equal_scikit_learn(p):
     X_train, X_test, Y_train, _, _, _ = split_pair(p=p)
-    ours, _ = dual_ridge_predict(NP, X_train, Y_train, X_test, regression="dual_ridge", alpha=3.0,
-                                 precision="float64")
+    ours, _ = dual_ridge_predict(ComputePlan(NP, precision="float64"), X_train, Y_train, X_test,
+                                 regression="dual_ridge", alpha=3.0)
     expected = SkRidge(alpha=3.0).fit(X_train, Y_train).predict(X_test)
     np.testing.assert_allclose(ours, expected, rtol=1e-8, atol=1e-10)
 
@@ -52,8 +52,8 @@ def test_dual_ridge_predictions_equal_scikit_learn(p):
 def test_dual_ridgecv_chooses_scikit_learns_alpha(p):
     X_train, X_test, Y_train, _, _, _ = split_pair(p=p)
     alphas = [0.1, 1.0, 10.0, 100.0, 1000.0, 1e4]
-    ours, alpha = dual_ridge_predict(NP, X_train, Y_train, X_test, regression="dual_ridgecv", alphas=alphas,
-                                     precision="float64")
+    ours, alpha = dual_ridge_predict(ComputePlan(NP, precision="float64"), X_train, Y_train, X_test,
+                                     regression="dual_ridgecv", alphas=alphas)
     reference = SkRidgeCV(alphas=alphas).fit(X_train, Y_train)
     assert alpha == reference.alpha_
     np.testing.assert_allclose(ours, reference.predict(X_test), rtol=1e-8, atol=1e-10)
@@ -61,7 +61,7 @@ def test_dual_ridgecv_chooses_scikit_learns_alpha(p):
 
 def test_float32_source_mixed_precision_stays_close():
     X_train, X_test, Y_train, _, _, _ = split_pair(dtype=np.float32)
-    mixed, _ = dual_ridge_predict(NP, X_train, Y_train, X_test, precision="mixed")
+    mixed, _ = dual_ridge_predict(ComputePlan(NP, precision="mixed"), X_train, Y_train, X_test)
     exact = SkRidge(alpha=1.0).fit(X_train.astype(np.float64), Y_train).predict(X_test.astype(np.float64))
     # float32 products of features 30x their spread in the mean, summed in float64 (measured 3e-6 relative)
     np.testing.assert_allclose(mixed, exact, rtol=1e-4, atol=1e-4 * np.abs(exact).max())
@@ -69,7 +69,7 @@ def test_float32_source_mixed_precision_stays_close():
 
 def test_stacked_gram_is_the_gram_of_the_concatenation():
     X_train, X_test, *_ = split_pair(p=300)
-    stacked = stacked_gram(NP, [X_train, X_test], precision="float64")
+    stacked = stacked_gram(ComputePlan(NP, precision="float64"), [X_train, X_test])
     whole = np.concatenate([X_train, X_test])
     centred = whole - whole.mean(axis=0)
     np.testing.assert_allclose(stacked, centred @ centred.T, rtol=1e-10, atol=1e-6)
@@ -103,7 +103,7 @@ def _splits(n, seed=0):
 def test_wide_target_pls_equals_scikit_learn_per_split():
     model, neural, *_ = reverse_pair(n=120, q=30, p=300)
     splits = _splits(120)
-    gram = stimulus_gram(NP, model, center="columns", precision="float64")
+    gram = stimulus_gram(ComputePlan(NP, precision="float64"), model, center="columns")
     r, n_iter = pls_wide_target_correlations(NP, gram, neural, model, splits)
     for index, (train, test) in enumerate(splits):
         with warnings.catch_warnings():

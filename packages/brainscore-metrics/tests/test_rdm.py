@@ -13,6 +13,7 @@ from brainscore_metrics._alignment_representational import (
     RDMFormatError,
     StimulusAlignmentError,
 )
+from brainscore_metrics.backend import ComputePlan, get_backend
 from brainscore_metrics.rdm import (
     RDM,
     RDMCrossValidated,
@@ -25,6 +26,9 @@ from brainscore_metrics.rdm import (
     spearman_matrix,
     upper_triangles,
 )
+
+NUMPY_PLAN = ComputePlan(get_backend("numpy"))
+FLOAT64_PLAN = ComputePlan(get_backend("numpy"), precision="float64")
 
 
 @pytest.fixture
@@ -41,12 +45,12 @@ def pair():
 # --------------------------------------------------------------------------------------------- kernels
 def test_pattern_correlations_equal_numpy_corrcoef(pair):
     source = pair[0]
-    np.testing.assert_allclose(pattern_correlations(source), np.corrcoef(source), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pattern_correlations(NUMPY_PLAN, source), np.corrcoef(source), rtol=0, atol=1e-12)
 
 
 def test_pattern_correlations_float32_input_accumulates_in_float64(pair):
     source = pair[0].astype(np.float32)
-    np.testing.assert_allclose(pattern_correlations(source), np.corrcoef(source.astype(float)), atol=1e-12)
+    np.testing.assert_allclose(pattern_correlations(NUMPY_PLAN, source), np.corrcoef(source.astype(float)), atol=1e-12)
 
 
 def test_blocked_triangle_equals_corrcoef_in_sorted_order():
@@ -57,10 +61,10 @@ def test_blocked_triangle_equals_corrcoef_in_sorted_order():
     order = rng.permutation(1500)
     rows, columns = np.triu_indices(1500, k=1)
     expected = (1 - np.corrcoef(values.astype(float)[order]))[rows, columns]
-    np.testing.assert_allclose(correlation_distance_triangle(values, order, precision="float64"), expected,
+    np.testing.assert_allclose(correlation_distance_triangle(FLOAT64_PLAN, values, order), expected,
                                atol=1e-12)
     # float32 block products (default 'mixed'): one float32 rounding per product of a 2,048-feature block
-    np.testing.assert_allclose(correlation_distance_triangle(values, order), expected, atol=2e-6)
+    np.testing.assert_allclose(correlation_distance_triangle(NUMPY_PLAN, values, order), expected, atol=2e-6)
     np.testing.assert_array_equal(pair_indices(rows[:7], columns[:7], 1500), np.arange(7))
 
 
@@ -360,10 +364,10 @@ def test_triangle_is_packed_into_the_gram_buffer():
     order = rng.permutation(600)
     rows, columns = np.triu_indices(600, k=1)
     expected = (1 - np.corrcoef(values[order]))[rows, columns]
-    correlation_distance_triangle(values, order, precision="float64")  # first-call imports outside the trace
+    correlation_distance_triangle(FLOAT64_PLAN, values, order)  # first-call imports outside the trace
     tracemalloc.start()
     try:
-        triangle = correlation_distance_triangle(values, order, precision="float64")
+        triangle = correlation_distance_triangle(FLOAT64_PLAN, values, order)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

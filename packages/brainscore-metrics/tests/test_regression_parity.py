@@ -145,14 +145,14 @@ def test_pls_kernel_when_power_iteration_hits_max_iter():
     import warnings
 
     from brainscore_metrics._pls import pls_fit, pls_predict
-    from brainscore_metrics.backend import get_backend
+    from brainscore_metrics.backend import ComputePlan, get_backend
 
     rng = np.random.default_rng(7)
     X, Y = rng.normal(size=(80, 40)), rng.normal(size=(80, 6))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         reference = SkPLS(n_components=5, scale=False, max_iter=3).fit(X[:70], Y[:70])
-        fitted = pls_fit(get_backend("numpy"), X, Y, np.arange(70), n_components=5, max_iter=3)
+        fitted = pls_fit(ComputePlan(get_backend("numpy")), X, Y, np.arange(70), n_components=5, max_iter=3)
     assert fitted["n_iter"] == list(reference.n_iter_)
     np.testing.assert_allclose(pls_predict(get_backend("numpy"), fitted, X, np.arange(70, 80)),
                                reference.predict(X[70:]), rtol=1e-9)

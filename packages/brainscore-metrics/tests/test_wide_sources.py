@@ -19,7 +19,7 @@ from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._pls import pls_fit_splits, pls_predict
 from brainscore_metrics._pls_kernel import pls_kernel_cross_predict
 from brainscore_metrics._ridge import IllConditionedKernelError
-from brainscore_metrics.backend import get_backend
+from brainscore_metrics.backend import ComputePlan, get_backend
 from brainscore_metrics.cka import linear_cka
 from brainscore_metrics.regression import LinearRegression, NeuronToNeuron, PLSRegression, RidgeRegression
 
@@ -102,7 +102,8 @@ def test_linear_rank_deficient_wide_source_solves_each_split_by_pivoted_cholesky
     Y = X[:, :4] + 0.1 * rng.normal(size=(60, 4))
     splits = _splits(60)
     with pytest.raises(IllConditionedKernelError):
-        LinearRegression()._heldout_predictions(xp.asarray(X), xp.asarray(Y), splits, 0.0)
+        LinearRegression()._heldout_predictions(ComputePlan(xp, precision="float64"), xp.asarray(X), xp.asarray(Y),
+                                                splits, 0.0)
     ours = LinearRegression().cross_predict(xp.asarray(X), xp.asarray(Y), splits)
     _assert_predictions(ours, _sklearn(SkLinear, X, Y, splits), xp, 1e-7)
 
@@ -122,8 +123,8 @@ def test_heldout_identity_for_any_union_of_test_sets(backend_name, layout):
     assert (len(union) == 70) == (layout == "k-fold") and len(union) >= len(splits[0][1])
     ridge = RidgeRegression(3.0, precision="float64").cross_predict(xp.asarray(X), xp.asarray(Y), splits)
     _assert_predictions(ridge, _sklearn(lambda: SkRidge(alpha=3.0), X, Y, splits), xp, 1e-8)
-    least_squares = LinearRegression(backend=backend_name)._heldout_predictions(xp.asarray(X), xp.asarray(Y),
-                                                                                splits, 0.0)
+    least_squares = LinearRegression(backend=backend_name)._heldout_predictions(
+        ComputePlan(xp, precision="float64"), xp.asarray(X), xp.asarray(Y), splits, 0.0)
     _assert_predictions(least_squares, _sklearn(SkLinear, X, Y, splits), xp, 1e-7)
 
 
@@ -149,9 +150,10 @@ def test_kernel_pls_equals_feature_space_pls(backend_name):
     xp = get_backend(backend_name)
     X, Y = _source(60, 150, dtype=np.float64)
     splits = _splits(60)
-    gram = stimulus_gram(xp, xp.asarray(X), precision="float64")
-    kernel, _ = pls_kernel_cross_predict(xp, gram, xp.asarray(Y), splits, n_components=8)
-    fitted = pls_fit_splits(xp, xp.asarray(X), xp.asarray(Y), [train for train, _ in splits], n_components=8)
+    plan = ComputePlan(xp, precision="float64")
+    gram = stimulus_gram(plan, xp.asarray(X))
+    kernel, _ = pls_kernel_cross_predict(plan, gram, xp.asarray(Y), splits, n_components=8)
+    fitted = pls_fit_splits(plan, xp.asarray(X), xp.asarray(Y), [train for train, _ in splits], n_components=8)
     feature = [xp.to_numpy(pls_predict(xp, state, xp.asarray(X), test)) for state, (_, test) in
                zip(fitted, splits, strict=True)]
     _assert_predictions(kernel, feature, xp, 1e-9)
@@ -162,7 +164,8 @@ def test_kernel_least_squares_equals_per_split_svd(backend_name):
     X, Y = _source(60, 150, dtype=np.float64, quirks=False)
     splits = _splits(60)
     model = LinearRegression(backend=backend_name)
-    kernel = model._heldout_predictions(xp.asarray(X), xp.asarray(Y), splits, 0.0)  # the Cholesky path itself
+    kernel = model._heldout_predictions(ComputePlan(xp, precision="float64"), xp.asarray(X), xp.asarray(Y), splits,
+                                        0.0)  # the Cholesky path itself
     # minimum-norm least squares by numpy's SVD-based lstsq on each split's centred training rows
     svd = []
     for train, test in splits:
@@ -181,9 +184,9 @@ def test_stimulus_gram_equals_float64_product(backend_name, center):
     Z = Z - (Z.mean(axis=0) if center == "columns" else Z.mean(axis=1, keepdims=True))
     expected = Z @ Z.T  # numpy float64
     scale = np.abs(expected).max()
-    exact = xp.to_numpy(stimulus_gram(xp, xp.asarray(X), center=center, precision="float64"))
+    exact = xp.to_numpy(stimulus_gram(ComputePlan(xp, precision="float64"), xp.asarray(X), center=center))
     np.testing.assert_allclose(exact, expected, rtol=0, atol=1e-12 * scale)
-    mixed = xp.to_numpy(stimulus_gram(xp, xp.asarray(X), center=center))
+    mixed = xp.to_numpy(stimulus_gram(ComputePlan(xp), xp.asarray(X), center=center))
     np.testing.assert_allclose(mixed, expected, rtol=0, atol=2e-6 * scale)
 
 

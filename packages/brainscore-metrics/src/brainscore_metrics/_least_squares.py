@@ -5,37 +5,36 @@ The numbers are scikit-learn's ``LinearRegression()``: training rows centred by 
 training stimuli the minimum-norm solution. Predictions only need the stimulus (or feature) Gram matrix, never an
 SVD of the source: an SVD of a 2,880 x 10,000 training block costs about ten Gram products *per split*.
 
-Paths, fastest first (each split gets the first that applies):
+Three solution paths; each split gets the first that applies, and each is needed by some input:
 
-1. **Wide, complementary splits** (more features than training stimuli, every split's training rows the complement
-   of its test rows): ridge's held-out identity at ``alpha = 0`` (:func:`brainscore_metrics._ridge.
-   ridge_heldout_predictions`): one Cholesky factorisation for all splits. Taken when the estimated condition
-   number of the bordered kernel is at most :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`; not
-   tried when fewer than n - 1 columns vary (the kernel is then singular).
-2. **Narrow, complementary splits** (:func:`heldout_predictions_narrow`): the same identity in feature space. With
-   ``C = Xc' Xc`` (features globally centred) and ``Z = [Xc 1]``, ``Z'Z`` is block diagonal (``Xc' 1 = 0``), so the
-   hat matrix is ``H = W W' + 1 1' / n`` with ``W = Xc L^-T`` (``L L'`` a pivoted Cholesky factorisation of ``C``,
-   columns that are exactly dependent on others -- constant or duplicated features -- dropped, which leaves every
-   prediction unchanged). The residual of stimulus set S under the model fitted without S is
-   ``(I - H_SS)^-1 e_S`` (``e``: the residuals of the fit on all rows), a |S| x |S| solve per split.
-3. **Wide, complementary splits whose kernel path 1 refuses** (rank-deficient or too ill-conditioned stimulus Gram
-   matrix). With fewer varying columns than n - 1 (dead units), those columns, exact affine copies merged
-   (:func:`~brainscore_metrics._affine_columns.merge_affine_columns`), are a narrow source with the same predictions
-   and minimum norm: path 2 runs on them, and no stimulus Gram matrix is formed. Otherwise, or for the splits that
-   leaves unsolved (columns still dependent), the source is replaced by the pivoted Cholesky factor ``F`` (n x r) of its centred Gram matrix
-   (:func:`compressed_source`, pivots below ``rcond^2`` times the largest eigenvalue dropped, r the rank). Least
-   squares depends on the source only through its Gram matrix, so ``F`` gives the same predictions, and with r
-   features path 2 applies. Training rows that lose a direction of ``F`` (a unit active only on held-out stimuli:
-   ``I - H_SS`` singular) get scikit-learn's minimum-norm solution from the same factorisation
-   (:func:`_minimum_norm_heldout`), at the cost of a |S| x |S| pivoted factorisation.
-4. **Otherwise, per split** (:func:`split_predictions`): the training block of the Gram matrix (wide: stimuli x
-   stimuli, centred on the training rows; narrow: features x features) is factorised by Cholesky with diagonal
-   pivoting, stopped at the pivots below ``rcond^2`` times its largest eigenvalue (the squares of the singular
-   values scikit-learn drops), and the solution is the pseudo-inverse one of that factor
-   (:func:`psd_pinv_solve`). This handles what the paths above refuse (a compressed source still too
-   ill-conditioned for path 2, non-complementary splits, narrow sources whose splits lose a feature direction).
-   One pivoted Cholesky of a training block costs what path 1's factorisation costs, so with 10 splits this path
-   costs about 10 factorisations on top of the one Gram product every path pays.
+1. **Held-out identity in stimulus space** (more features than training stimuli, every split's training rows the
+   complement of its test rows, a well-conditioned kernel): ridge's identity at ``alpha = 0``
+   (:func:`brainscore_metrics._ridge.ridge_heldout_predictions`): one Cholesky factorisation of the bordered
+   stimulus kernel for all splits. Taken when its estimated condition number is at most
+   :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`; not tried when fewer than n - 1 columns vary (the
+   kernel is then singular). The fast path of wide sources.
+2. **Held-out identity in feature space** (complementary splits; :func:`heldout_predictions_narrow`) on the narrowest
+   source with the same centred Gram matrix: the source itself when it has no more features than training stimuli;
+   for a wide source with fewer than n - 1 varying columns (dead units) those columns, exact affine copies merged
+   (:func:`~brainscore_metrics._affine_columns.merge_affine_columns`; no stimulus Gram matrix is formed); for a wide
+   source whose kernel path 1 refuses (singular or too ill-conditioned: duplicated stimuli, low rank) the pivoted
+   Cholesky factor ``F`` (n x r) of its centred Gram matrix (:func:`compressed_source`, pivots below ``rcond^2``
+   times the largest eigenvalue dropped). Least squares sees the source only through its Gram matrix, so each gives
+   the same predictions. With ``C = Zc' Zc`` (features globally centred) and ``Z = [Zc 1]``, ``Z'Z`` is block
+   diagonal, so the hat matrix is ``H = W W' + 1 1' / n`` with ``W = Zc L^-T`` (``L L'`` a pivoted Cholesky
+   factorisation of ``C``, exactly dependent columns dropped); the residual of stimulus set S under the model fitted
+   without S is ``(I - H_SS)^-1 e_S`` (``e``: the residuals of the fit on all rows), a |S| x |S| solve per split. A
+   split whose training rows lack a direction (a unit active only on held-out stimuli: ``I - H_SS`` singular) gets
+   scikit-learn's minimum-norm solution from the same factorisation (:func:`_minimum_norm_heldout`) when the kept
+   columns are all the source's (else path 3: the norm over dropped columns would differ).
+3. **Per split** (:func:`split_predictions`; also the single ``fit``, :func:`least_squares_fit`): the training block
+   of the Gram matrix (wide: stimuli x stimuli, centred on the training rows; narrow: features x features) is
+   factorised by Cholesky with diagonal pivoting, stopped at the pivots below ``rcond^2`` times its largest
+   eigenvalue (the squares of the singular values scikit-learn drops), and the solution is the pseudo-inverse one of
+   that factor (:func:`psd_pinv_solve`). For non-complementary splits and for what paths 1-2 leave unsolved; one
+   pivoted factorisation per split.
+
+None of them forms an SVD or an eigendecomposition.
 
 Accuracy: the Gram matrix squares the condition number of the source, so these paths agree with an SVD of the
 source to about ``eps * cond(Xc)^2`` relative (measured: 4e-11 at cond 1e3, 2e-9 at 1e4, 2e-7 at 1e5; path 1's gate
@@ -52,7 +51,7 @@ import contextlib
 import numpy as np
 
 from brainscore_metrics._affine_columns import merge_affine_columns
-from brainscore_metrics._gram import lapack_single_thread, stimulus_gram, varying_columns
+from brainscore_metrics._gram import stimulus_gram, varying_columns
 from brainscore_metrics._psd_pinv import RCOND, largest_eigenvalue, psd_pinv_solve
 from brainscore_metrics._ridge import (
     MAX_LEAST_SQUARES_CONDITION,
@@ -77,28 +76,39 @@ def _centered_rows(xp, X, rows, mean=None):
     return values - mean, mean
 
 
-def least_squares_fit(xp, X, Y, train, *, rcond: float = RCOND) -> dict:
-    """Least squares with intercept on ``X[train]`` (scikit-learn ``LinearRegression()``).
+def least_squares_fit(plan, X, Y, train, *, rcond: float = RCOND) -> dict:
+    """Least squares with intercept on ``X[train]`` (scikit-learn ``LinearRegression()``; path 3 of the module
+    docstring).
 
-    Returns ``coef`` (n_features, n_neuroids), ``x_mean`` and ``y_mean``: through the stimulus Gram matrix of the
-    training rows when features outnumber them, else through the feature Gram matrix (:func:`psd_pinv_solve`).
+    Through the stimulus Gram matrix of the training rows when features outnumber them, else through the feature Gram
+    matrix, both formed under the plan's precision (:func:`~brainscore_metrics._gram.stimulus_gram`: no float64
+    copy of a float32 source); ``coef`` from float64 row blocks.
+
+    Returns
+    -------
+    dict with ``coef`` (n_features, n_neuroids), ``x_mean`` (n_features,) and ``y_mean`` (n_neuroids,)
     """
-    xc, x_mean = _centered_rows(xp, X, train)
+    xp = plan.xp
+    train = np.asarray(train)
+    X_train = X if len(train) == X.shape[0] and np.array_equal(train, np.arange(X.shape[0])) else \
+        xp.take(X, xp.index(train, X), 0)
     yc, y_mean = _centered_rows(xp, Y, train)
-    with lapack_single_thread(xp):
-        if xc.shape[1] > xc.shape[0]:
-            dual = psd_pinv_solve(xp, xc @ xc.T, yc, rcond=rcond)
-            coef = xc.T @ dual
-        else:
-            coef = psd_pinv_solve(xp, xc.T @ xc, xc.T @ yc, rcond=rcond)
+    x_mean = xp.column_means(X_train)[0]
+    if X_train.shape[1] > X_train.shape[0]:
+        dual = psd_pinv_solve(xp, stimulus_gram(plan, X_train, center="columns"), yc, rcond=rcond)
+        coef = xp.transpose_times(plan, X_train, dual) - xp.outer(x_mean, xp.sum(dual, axis=0))
+    else:  # Xc' Xc, and Xc' yc = X' yc (yc has zero column sums)
+        features_gram = stimulus_gram(plan, X_train.T, center="rows")
+        coef = psd_pinv_solve(xp, features_gram, xp.transpose_times(plan, X_train, yc), rcond=rcond)
     return {"coef": coef, "x_mean": x_mean, "y_mean": y_mean}
 
 
-def split_predictions(xp, X, Y, train, test, *, gram=None, rcond: float = RCOND):
+def split_predictions(plan, X, Y, train, test, *, gram=None, rcond: float = RCOND):
     """Predictions for ``X[test]`` of least squares fitted on ``X[train]`` (path 3 of the module docstring).
 
     Parameters
     ----------
+    plan : ComputePlan
     X : array of shape (n_presentations, n_features)
     Y : array of shape (n_presentations, n_neuroids), float64
     train, test : int arrays
@@ -106,40 +116,42 @@ def split_predictions(xp, X, Y, train, test, *, gram=None, rcond: float = RCOND)
         :func:`~brainscore_metrics._ridge.centered_gram` of X; with more features than training stimuli the
         training kernel is read from it.
     """
+    xp = plan.xp
     train, test = np.asarray(train), np.asarray(test)
     y_train = xp.asarray(xp.take(Y, xp.index(train, Y), 0), dtype=xp.float64)
     y_mean = xp.mean(y_train, axis=0)
     if X.shape[1] > len(train) and gram is not None:
         kernel = train_centered_kernel(xp, gram, train, train)
         cross = train_centered_kernel(xp, gram, train, test)
-        with lapack_single_thread(xp):
-            dual = psd_pinv_solve(xp, kernel, y_train - y_mean, rcond=rcond)
+        dual = psd_pinv_solve(xp, kernel, y_train - y_mean, rcond=rcond)
         return cross @ dual + y_mean
-    fitted = least_squares_fit(xp, X, Y, train, rcond=rcond)
+    fitted = least_squares_fit(plan, X, Y, train, rcond=rcond)
     test_rows, _ = _centered_rows(xp, X, test, fitted["x_mean"])
     return test_rows @ fitted["coef"] + y_mean
 
 
-def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precision: str = "float64",
-                               minimum_norm: bool = False):
+def heldout_predictions_narrow(plan, X, Y, tests, *, rcond: float = RCOND):
     """Least-squares predictions of each held-out test set from one factorisation (path 2 of the module docstring).
 
-    Every split's training rows must be the complement of its test rows.
+    Every split's training rows must be the complement of its test rows. A split whose training rows lack a direction
+    of the kept features (``I - H_SS`` singular) gets the minimum-norm solution (:func:`_minimum_norm_heldout`) when
+    the kept features are all the columns of ``X`` (linearly independent: the norm is then the source's, as for
+    :func:`compressed_source`'s or a source's varying columns), else None.
 
     Parameters
     ----------
-    minimum_norm : bool, default=False
-        For a split whose training rows lack a direction of the kept features (``I - H_SS`` singular), the
-        minimum-norm solution over the kept features (:func:`_minimum_norm_heldout`) instead of None, when the
-        kept features are all the columns of ``X`` (linearly independent: the norm is then the source's, as for
-        :func:`compressed_source`'s or a source's varying columns); with dependent columns dropped the norm would
-        differ from scikit-learn's, and such a split gets None.
+    plan : ComputePlan
+        Its precision rules the products of a float32 ``X`` for ``X'X``.
+    X : array of shape (n_presentations, n_features)
+    Y : array of shape (n_presentations, n_neuroids)
+    tests : list of int arrays
+    rcond : float, default=1e-6
 
     Returns
     -------
     predictions : list of (arrays of shape (n_test, n_neuroids) or None)
-        None for a split whose training rows leave the kept features dependent (``I - H_SS`` singular) without
-        ``minimum_norm``; the caller solves that split by :func:`split_predictions`.
+        None for a split that leaves dependent kept columns without a direction; the caller solves it by
+        :func:`split_predictions`.
 
     Raises
     ------
@@ -147,51 +159,51 @@ def heldout_predictions_narrow(xp, X, Y, tests, *, rcond: float = RCOND, precisi
         The kept features are too ill-conditioned for the normal equations (estimated condition number of
         ``Xc'Xc`` above :data:`~brainscore_metrics._ridge.MAX_LEAST_SQUARES_CONDITION`).
     """
+    xp = plan.xp
     n = X.shape[0]
-    features_gram = stimulus_gram(xp, X.T, center="rows", precision=precision)  # Xc' Xc, (p, p)
-    with lapack_single_thread(xp):
-        largest = largest_eigenvalue(xp, features_gram)
-        factor, order, rank = xp.pivoted_cholesky(features_gram, rcond * rcond * largest)
-        del features_gram
-        if rank == 0:
-            raise IllConditionedKernelError("every feature is constant")
-        minimum_norm = minimum_norm and rank == X.shape[1]
-        leading = factor[:rank]
-        if xp.triangular_rcond(leading) ** 2 * MAX_LEAST_SQUARES_CONDITION < 1:
-            raise IllConditionedKernelError(f"features Gram condition number ~{xp.triangular_rcond(leading) ** -2:.1e}")
-        kept, _ = _centered_rows(xp, xp.take(X, xp.index(order[:rank], X), 1), np.arange(n))
-        Y = xp.asarray(Y, dtype=xp.float64)
-        projected = xp.solve_triangular(leading, kept.T @ Y, lower=True)  # W'Y = L^-1 Xc'Y, W = Xc L^-T
-        # W and the residuals only on the rows some split holds out (about 65 % of them for 10 splits of 10 %)
-        heldout_rows = np.unique(np.concatenate([np.asarray(test) for test in tests]))
-        position = np.zeros(n, dtype=np.int64)
-        position[heldout_rows] = np.arange(len(heldout_rows))
-        heldout_index = xp.index(heldout_rows, kept)
-        basis = xp.solve_triangular(leading, xp.take(kept, heldout_index, 0).T, lower=True).T  # (|U|, rank)
-        del kept
-        residuals = xp.take(Y, heldout_index, 0) - basis @ projected - xp.mean(Y, axis=0)
-        coefficients = None  # C^-1 Xc'Y, the full fit's (kept features), formed when a split needs it
-        predictions = []
-        for test in tests:
-            local_rows = xp.index(position[np.asarray(test)], basis)
-            local = xp.take(basis, local_rows, 0)
-            block = xp.eye(len(test), like=local) - local @ local.T - 1.0 / n
-            # pivoted: a lacking direction can leave a pivot of +1e-15 that a plain Cholesky would divide by
-            factor, order, kept_pivots = xp.pivoted_cholesky(block, _LACKING_DIRECTION)
-            order = xp.index(order, block)
-            held_residuals = xp.take(residuals, local_rows, 0)
-            if kept_pivots == len(test):
-                heldout = xp.zeros(tuple(held_residuals.shape), like=held_residuals)
-                heldout[order] = xp.cholesky_factor_solve(factor, xp.take(held_residuals, order, 0))
-            elif not minimum_norm:
-                predictions.append(None)
-                continue
-            else:
-                if coefficients is None:
-                    coefficients = xp.solve_triangular(leading, projected, lower=True, transpose=True)
-                heldout = _minimum_norm_heldout(xp, (factor, order, kept_pivots), local, leading, coefficients,
-                                                held_residuals)
-            predictions.append(xp.take(Y, xp.index(np.asarray(test), Y), 0) - heldout)
+    features_gram = stimulus_gram(plan, X.T, center="rows")  # Xc' Xc, (p, p)
+    largest = largest_eigenvalue(xp, features_gram)
+    factor, order, rank = xp.pivoted_cholesky(features_gram, rcond * rcond * largest)
+    del features_gram
+    if rank == 0:
+        raise IllConditionedKernelError("every feature is constant")
+    all_columns_kept = rank == X.shape[1]  # independent columns: the minimum norm is the source's
+    leading = factor[:rank]
+    if xp.triangular_rcond(leading) ** 2 * MAX_LEAST_SQUARES_CONDITION < 1:
+        raise IllConditionedKernelError(f"features Gram condition number ~{xp.triangular_rcond(leading) ** -2:.1e}")
+    kept, _ = _centered_rows(xp, xp.take(X, xp.index(order[:rank], X), 1), np.arange(n))
+    Y = xp.asarray(Y, dtype=xp.float64)
+    projected = xp.solve_triangular(leading, kept.T @ Y, lower=True)  # W'Y = L^-1 Xc'Y, W = Xc L^-T
+    # W and the residuals only on the rows some split holds out (about 65 % of them for 10 splits of 10 %)
+    heldout_rows = np.unique(np.concatenate([np.asarray(test) for test in tests]))
+    position = np.zeros(n, dtype=np.int64)
+    position[heldout_rows] = np.arange(len(heldout_rows))
+    heldout_index = xp.index(heldout_rows, kept)
+    basis = xp.solve_triangular(leading, xp.take(kept, heldout_index, 0).T, lower=True).T  # (|U|, rank)
+    del kept
+    residuals = xp.take(Y, heldout_index, 0) - basis @ projected - xp.mean(Y, axis=0)
+    coefficients = None  # C^-1 Xc'Y, the full fit's (kept features), formed when a split needs it
+    predictions = []
+    for test in tests:
+        local_rows = xp.index(position[np.asarray(test)], basis)
+        local = xp.take(basis, local_rows, 0)
+        block = xp.eye(len(test), like=local) - local @ local.T - 1.0 / n
+        # pivoted: a lacking direction can leave a pivot of +1e-15 that a plain Cholesky would divide by
+        factor, order, kept_pivots = xp.pivoted_cholesky(block, _LACKING_DIRECTION)
+        order = xp.index(order, block)
+        held_residuals = xp.take(residuals, local_rows, 0)
+        if kept_pivots == len(test):
+            heldout = xp.zeros(tuple(held_residuals.shape), like=held_residuals)
+            heldout[order] = xp.cholesky_factor_solve(factor, xp.take(held_residuals, order, 0))
+        elif not all_columns_kept:
+            predictions.append(None)
+            continue
+        else:
+            if coefficients is None:
+                coefficients = xp.solve_triangular(leading, projected, lower=True, transpose=True)
+            heldout = _minimum_norm_heldout(xp, (factor, order, kept_pivots), local, leading, coefficients,
+                                            held_residuals)
+        predictions.append(xp.take(Y, xp.index(np.asarray(test), Y), 0) - heldout)
     return predictions
 
 
@@ -259,11 +271,12 @@ def compressed_source(xp, gram, *, rcond: float = RCOND):
     return source
 
 
-def cross_predictions(xp, X, Y, splits, *, rcond: float = RCOND, precision: str = "float64"):
-    """Least-squares predictions of every (train, test) split, by the fastest path that applies (module docstring).
+def cross_predictions(plan, X, Y, splits, *, rcond: float = RCOND):
+    """Least-squares predictions of every (train, test) split, by the first path that applies (module docstring).
 
     Parameters
     ----------
+    plan : ComputePlan
     X : array of shape (n_presentations, n_features), float32 or float64
     Y : array of shape (n_presentations, n_neuroids), float64
     splits : list of (train, test) int arrays
@@ -272,60 +285,54 @@ def cross_predictions(xp, X, Y, splits, *, rcond: float = RCOND, precision: str 
     -------
     list of arrays of shape (n_test, n_neuroids)
     """
-    n_train = max(len(train) for train, _ in splits)
-    complementary = covers_complement(X.shape[0], splits)
+    wide = X.shape[1] > max(len(train) for train, _ in splits)
     tests = [test for _, test in splits]
-    if X.shape[1] > n_train:
-        predictions, gram = [None] * len(splits), None
-        if complementary:
-            predictions, gram = _wide_heldout_predictions(xp, X, Y, tests, rcond=rcond, precision=precision)
-            if all(prediction is not None for prediction in predictions):
-                return predictions
-        gram = centered_gram(xp, X, precision) if gram is None else gram
-        return [prediction if prediction is not None else
-                split_predictions(xp, X, Y, train, test, gram=gram, rcond=rcond)
-                for prediction, (train, test) in zip(predictions, splits, strict=True)]
-    predictions = [None] * len(splits)
-    if complementary:
-        with contextlib.suppress(IllConditionedKernelError):
-            predictions = heldout_predictions_narrow(xp, X, Y, tests, rcond=rcond, precision=precision)
-    return [prediction if prediction is not None else split_predictions(xp, X, Y, train, test, rcond=rcond)
+    predictions, gram = [None] * len(splits), None
+    if covers_complement(X.shape[0], splits):
+        if wide:
+            predictions, gram = _wide_heldout_predictions(plan, X, Y, tests, rcond=rcond)
+        else:
+            with contextlib.suppress(IllConditionedKernelError):
+                predictions = heldout_predictions_narrow(plan, X, Y, tests, rcond=rcond)
+    if all(prediction is not None for prediction in predictions):
+        return predictions
+    if wide and gram is None:
+        gram = centered_gram(plan, X)
+    return [prediction if prediction is not None else
+            split_predictions(plan, X, Y, train, test, gram=gram if wide else None, rcond=rcond)
             for prediction, (train, test) in zip(predictions, splits, strict=True)]
 
 
-def _wide_heldout_predictions(xp, X, Y, tests, *, rcond: float, precision: str) -> tuple:
-    """Paths 1-3 of the module docstring for a wide source and complementary splits: held-out predictions (None for
-    a split none of them solves) and the centred Gram matrix when one was formed (else None).
+def _wide_heldout_predictions(plan, X, Y, tests, *, rcond: float) -> tuple:
+    """Paths 1-2 of the module docstring for a wide source and complementary splits: held-out predictions (None for
+    a split neither solves) and the centred Gram matrix when one was formed (else None).
 
     rank(Xc) is at most the number of varying columns. With fewer than n - 1 (dead units of quantised ReLU
-    activations) the stimulus kernel is singular: its factorisation is not tried. The varying columns, exact affine
-    copies merged (:func:`~brainscore_metrics._affine_columns.merge_affine_columns`: units firing on the same single
-    stimulus), are a narrow source with the same predictions and minimum norm (a constant column is zero once
-    centred): path 2 runs on them directly (p'^2 n for p' columns, instead of the n^2 p' Gram product and its n x n
-    pivoted factorisation). Splits it leaves unsolved (the columns still dependent) go through path 3.
+    activations) the stimulus kernel is singular and path 1 is not tried: path 2 runs on the varying columns
+    (p'^2 n for p' columns, instead of the n^2 p' Gram product and its n x n pivoted factorisation), then on the
+    compressed source for the splits that leaves unsolved. Otherwise path 1, then path 2 on the compressed source
+    when the kernel is too ill-conditioned.
     """
+    xp = plan.xp
     n = X.shape[0]
     kept = varying_columns(xp, X)
     predictions = [None] * len(tests)
     if kept is not None and len(kept) < n - 1:
         varying = merge_affine_columns(xp, xp.take(X, xp.index(kept, X), 1))
         with contextlib.suppress(IllConditionedKernelError):
-            predictions = heldout_predictions_narrow(xp, varying, Y, tests, rcond=rcond, precision=precision,
-                                                     minimum_norm=True)
+            predictions = heldout_predictions_narrow(plan, varying, Y, tests, rcond=rcond)
         del varying
         if all(prediction is not None for prediction in predictions):
             return predictions, None
-    gram = centered_gram(xp, X, precision)
+    gram = centered_gram(plan, X)
     if kept is None or len(kept) >= n - 1:
         with contextlib.suppress(IllConditionedKernelError):  # gram stays intact (a copy is factorised)
-            return ridge_heldout_predictions(xp, gram, Y, tests, alpha=0.0), gram
+            return ridge_heldout_predictions(plan, gram, Y, tests, alpha=0.0), gram
     unsolved = [index for index, prediction in enumerate(predictions) if prediction is None]
-    with lapack_single_thread(xp):
-        compressed = compressed_source(xp, gram, rcond=rcond)
     # one r x r factorisation (r <= n - 1) and an |S| x |S| one per split, against a training block each
     with contextlib.suppress(IllConditionedKernelError):
-        solved = heldout_predictions_narrow(xp, compressed, Y, [tests[index] for index in unsolved], rcond=rcond,
-                                            minimum_norm=True)
+        solved = heldout_predictions_narrow(plan, compressed_source(xp, gram, rcond=rcond), Y,
+                                            [tests[index] for index in unsolved], rcond=rcond)
         for index, prediction in zip(unsolved, solved, strict=True):
             predictions[index] = prediction
     return predictions, gram

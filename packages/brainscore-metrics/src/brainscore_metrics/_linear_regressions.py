@@ -10,9 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._array_regression import _ArrayRegression
-from brainscore_metrics._gram import _uses_float32, check_precision
 from brainscore_metrics._least_squares import RCOND, cross_predictions, least_squares_fit
-from brainscore_metrics._pls import _times as rows_times
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
     MIXED_MIN_FEATURES_PER_STIMULUS,
@@ -25,9 +23,12 @@ from brainscore_metrics._ridge import (
     ridge_heldout_predictions,
     ridgecv_fit,
 )
-from brainscore_metrics.backend import blas_threads_for
+from brainscore_metrics.backend.plan import with_float64_retry
 
 __all__ = ["LinearRegression", "RidgeCVRegression", "RidgeRegression"]
+
+#: what a failed factorisation of a float32 kernel raises (torch's linalg errors are RuntimeErrors)
+_FACTORISATION_ERRORS = (IllConditionedKernelError, np.linalg.LinAlgError, RuntimeError)
 
 
 class _LinearFamily(_ArrayRegression):
@@ -35,47 +36,30 @@ class _LinearFamily(_ArrayRegression):
     #: (:func:`brainscore_metrics.notices.notice_wide_source` estimates its time from that)
     shares_one_gram = True
 
-    def _predict(self, xp, state, X, rows, same_source):
-        if "dual" in state and not same_source:
-            from brainscore_metrics._ridge import dual_to_primal
-            state = dual_to_primal(xp, state, self._fit_source_)
-        return linear_model_predict(xp, state, X, rows)
+    def _predict(self, plan, state, X, rows, same_source):
+        # a dual state (a wide split of cross_predict) predicts rows of the source it was fitted on; fit() keeps
+        # primal states (coef_)
+        return linear_model_predict(plan.xp, state, X, rows)
 
-    def fit(self, X, Y, train=None):
-        super().fit(X, Y, train)
-        self._fit_source_ = self._as(self.xp_, X)
-        return self
+    def _shared(self, plan, X):
+        return centered_gram(plan, X)
 
-    precision = "mixed"
-
-    def _shared(self, xp, X):
-        return centered_gram(xp, X, check_precision(self.precision))
-
-    def _heldout_predictions(self, X, Y, splits, alpha: float):
+    def _heldout_predictions(self, plan, X, Y, splits, alpha: float):
         """All splits from one factorisation of the Gram matrix, or None when the identity does not apply
         (training rows not the complement of the test rows, or no more features than training stimuli)."""
         n_train = max((len(train) for train, _ in splits), default=0)
         if X.shape[1] <= n_train or not covers_complement(X.shape[0], splits):
             return None
-        xp = self._xp(X, Y)
-        X = self._as_source(xp, X)
-        precision = check_precision(self.precision)
         tests = [test for _, test in splits]
-        try:
+
+        def attempt(plan):
             # the Gram matrix is a temporary: reordered and factorised in its own memory
-            gram = centered_gram(xp, X, precision, mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
-            predictions = ridge_heldout_predictions(xp, gram, self._as(xp, Y), tests, alpha=alpha, overwrite=True)
-        except IllConditionedKernelError:
-            if alpha <= 0 or not _uses_float32(X, precision):
-                raise
-            gram = None  # the failed attempt's buffer, released before the next Gram matrix
-            # float32 products round the Gram matrix by ~6e-8 of its largest entries: on a low-rank source with a
-            # large scale that exceeds alpha and G + alpha I is no longer positive definite; float64 products keep
-            # it definite
-            predictions = ridge_heldout_predictions(xp, centered_gram(xp, X, "float64"), self._as(xp, Y), tests,
-                                                    alpha=alpha, overwrite=True)
+            gram = centered_gram(plan, X, mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
+            return ridge_heldout_predictions(plan, gram, Y, tests, alpha=alpha, overwrite=True)
+
+        retry_on = (IllConditionedKernelError,) if alpha > 0 else ()  # least squares has its own paths
+        predictions = with_float64_retry(plan, X, attempt, retry_on=retry_on)
         self.split_info_ = [{} for _ in splits]
-        self.xp_ = xp
         return predictions
 
 
@@ -110,71 +94,57 @@ class RidgeRegression(_LinearFamily):
         self.precision = precision
         self.backend = backend
 
-    def _fit(self, xp, X, Y, train, shared):
+    def _fit(self, plan, X, Y, train, shared):
         gram = shared if shared is not None and X.shape[1] > len(train) else None
-        try:
-            return ridge_fit(xp, X, Y, train, alpha=self.alpha, gram=gram)
-        except (np.linalg.LinAlgError, RuntimeError):  # torch's linalg errors are RuntimeErrors
-            if gram is None or not _uses_float32(X, check_precision(self.precision)):
-                raise
-            return ridge_fit(xp, X, Y, train, alpha=self.alpha)  # float64 products (see _heldout_predictions)
 
-    def _shared(self, xp, X):
+        def attempt(attempt_plan):  # the shared Gram matrix was formed under ``plan``; the retry forms its own
+            return ridge_fit(attempt_plan, X, Y, train, alpha=self.alpha, gram=gram if attempt_plan is plan else None)
+
+        return with_float64_retry(plan, X, attempt, retry_on=_FACTORISATION_ERRORS)
+
+    def _shared(self, plan, X):
         if X.shape[1] <= X.shape[0]:
             return None
-        return centered_gram(xp, X, check_precision(self.precision),
-                             mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
+        return centered_gram(plan, X, mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
 
-    def fit(self, X, Y, train=None):
-        """Fit on ``X[train]`` -> ``Y[train]`` (float32 ``X`` is not copied to float64).
-
-        Parameters
-        ----------
-        X : array of shape (n_presentations, n_features), float32 or float64 (numpy or torch)
-        Y : array of shape (n_presentations, n_neuroids)
-        train : int array of shape (n_train,) or None, default=None (all rows)
-        """
-        xp = self._xp(X, Y)
-        X, Y = self._as_source(xp, X), self._as(xp, Y)
-        rows = self._rows(X, train)
-        n, p = len(rows), X.shape[1]
-        with blas_threads_for(xp, flops=min(n, p) ** 2 * max(n, p) + n * p * Y.shape[1]):
-            self._fit_rows(xp, X, Y, rows)
-        return self
-
-    def _fit_rows(self, xp, X, Y, rows) -> None:
-        if X.shape[1] > len(rows):  # the Gram matrix of the training rows only, under the precision policy
+    def _fit_rows(self, plan, X, Y, rows) -> None:
+        """Fit on ``X[rows]`` (float32 ``X`` is not copied to float64): with more features than rows through the Gram
+        matrix of the rows under the plan's precision, then ``coef_`` from float64 row blocks."""
+        xp = plan.xp
+        if X.shape[1] > len(rows):
             subset = X if len(rows) == X.shape[0] and np.array_equal(rows, np.arange(X.shape[0])) else \
                 xp.take(X, xp.index(rows, X), 0)
-            state = self._fit(xp, subset, xp.take(Y, xp.index(rows, Y), 0), np.arange(len(rows)),
-                              shared=self._shared(xp, subset))
-            state = primal_from_dual(xp, state, subset)
+            state = self._fit(plan, subset, xp.take(Y, xp.index(rows, Y), 0), np.arange(len(rows)),
+                              shared=self._shared(plan, subset))
+            state = primal_from_dual(plan, state, subset)
         else:
-            state = self._fit(xp, X, Y, rows, shared=None)
+            state = self._fit(plan, X, Y, rows, shared=None)
         self.fit_state_ = state
         self.coef_ = state["coef"]
         self.intercept_ = state["y_mean"] - state["x_mean"] @ state["coef"]
-        self.xp_ = xp
 
     def predict(self, X, rows=None):
         """Predictions ``X[rows] @ coef_ + intercept_`` of shape (n_rows, n_neuroids), float64, on the fitting backend;
         a float32 ``X`` is read in float64 row blocks."""
-        xp = self.xp_
-        X = self._as_source(xp, X)
+        with self._plan(X, flops=float(np.prod(X.shape)) * self.coef_.shape[1], backend=self.xp_) as plan:
+            return self.predict_in(plan, X, rows)
+
+    def predict_in(self, plan, X, rows=None):
+        """:meth:`predict` inside the caller's plan."""
+        xp = plan.xp
+        X = xp.as_source(xp.asarray(X))
         if rows is not None:
             X = xp.take(X, xp.index(np.asarray(rows), X), 0)
-        with blas_threads_for(xp, flops=X.shape[0] * X.shape[1] * self.coef_.shape[1]):
-            return rows_times(xp, X, self.coef_) + self.intercept_
+        return xp.rows_times(plan, X, self.coef_) + self.intercept_
 
-    def cross_predict(self, X, Y, splits):
-        """As :meth:`_ArrayRegression.cross_predict`. With more features than training stimuli and splits
-        whose training rows are the complement of their test rows (the cross-validation of
-        :class:`~brainscore_metrics.splits.StimulusSplitter`), all splits come from one factorisation of
-        the source's Gram matrix (:func:`~brainscore_metrics._ridge.ridge_heldout_predictions`); the
-        source is read once, in float64 blocks, never copied whole."""
-        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
-        predictions = self._heldout_predictions(X, Y, splits, self.alpha) if self._heldout_shortcut else None
-        return super().cross_predict(X, Y, splits) if predictions is None else predictions
+    def _cross_predict(self, plan, X, Y, splits):
+        """As :meth:`_ArrayRegression._cross_predict`. With more features than training stimuli and splits whose
+        training rows are the complement of their test rows (the cross-validation of
+        :class:`~brainscore_metrics.splits.StimulusSplitter`), all splits come from one factorisation of the source's
+        Gram matrix (:func:`~brainscore_metrics._ridge.ridge_heldout_predictions`); the source is read once, never
+        copied whole."""
+        predictions = self._heldout_predictions(plan, X, Y, splits, self.alpha) if self._heldout_shortcut else None
+        return super()._cross_predict(plan, X, Y, splits) if predictions is None else predictions
 
 
 class RidgeCVRegression(RidgeRegression):
@@ -218,9 +188,9 @@ class RidgeCVRegression(RidgeRegression):
         self.precision = precision
         self.backend = backend
 
-    def _fit(self, xp, X, Y, train, shared):
+    def _fit(self, plan, X, Y, train, shared):
         gram = shared if shared is not None and X.shape[1] > len(train) else None
-        state = ridgecv_fit(xp, X, Y, train, alphas=self.alphas, gram=gram, cv=self.cv,
+        state = ridgecv_fit(plan, X, Y, train, alphas=self.alphas, gram=gram, cv=self.cv,
                             alpha_per_target=self.alpha_per_target)
         self.alpha_ = state["alpha"]
         self.cv_mse_ = state["cv_mse"]
@@ -246,20 +216,15 @@ class LinearRegression(_LinearFamily):
         self.precision = precision
         self.backend = backend
 
-    def cross_predict(self, X, Y, splits):
-        """Every split from the Gram matrix of the source, without an SVD: one factorisation for all splits when
-        the splits are complementary and the Gram matrix well conditioned, else a pivoted Cholesky factorisation
-        of each split's training block (:func:`brainscore_metrics._least_squares.cross_predictions`)."""
-        xp = self._xp(X, Y)
-        X, Y = self._as_source(xp, X), self._as(xp, Y)
-        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
-        predictions = cross_predictions(xp, X, Y, splits, rcond=self.rcond, precision=check_precision(self.precision))
+    def _cross_predict(self, plan, X, Y, splits):
+        """Every split from the Gram matrix of the source, without an SVD (the three paths of
+        :mod:`brainscore_metrics._least_squares`)."""
+        predictions = cross_predictions(plan, X, Y, splits, rcond=self.rcond)
         self.split_info_ = [{} for _ in splits]
-        self.xp_ = xp
         return predictions
 
-    def _fit(self, xp, X, Y, train, shared):
-        return least_squares_fit(xp, X, Y, train, rcond=self.rcond)
+    def _fit(self, plan, X, Y, train, shared):
+        return least_squares_fit(plan, X, Y, train, rcond=self.rcond)
 
-    def _shared(self, xp, X):
+    def _shared(self, plan, X):
         return None

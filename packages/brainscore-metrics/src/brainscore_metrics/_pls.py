@@ -70,43 +70,14 @@ def _first_x_weights(xp, C, A, start: int, max_iter: int, tol: float):
     return x_weights, n_iter
 
 
-_ROW_BLOCK_BYTES = 16 * 2 ** 20
-
-
-def _row_blocks(X):
-    """Row slices of X holding about 16 MiB of float64 each."""
-    rows = max(1, _ROW_BLOCK_BYTES // (8 * max(X.shape[1], 1)))
-    return [slice(start, start + rows) for start in range(0, X.shape[0], rows)]
-
-
-def _float64_rows(xp, X, rows):
-    return xp.asarray(X[rows], dtype=xp.float64)
-
-
-def _times(xp, X, V):
-    """``X @ V`` in float64; a float32 numpy X is converted block by block, never as a whole."""
-    if X.dtype == xp.float64 or xp.name != "numpy":
-        return xp.asarray(X, dtype=xp.float64) @ V
-    return np.concatenate([_float64_rows(xp, X, rows) @ V for rows in _row_blocks(X)])
-
-
-def _transpose_times(xp, X, U):
-    """``X.T @ U`` in float64; a float32 numpy X is converted block by block, never as a whole."""
-    if X.dtype == xp.float64 or xp.name != "numpy":
-        return xp.asarray(X, dtype=xp.float64).T @ U
-    out = np.zeros((X.shape[1], U.shape[1]))
-    for rows in _row_blocks(X):
-        out += _float64_rows(xp, X, rows).T @ U[rows]
-    return out
-
-
-def _initial_cross_covariances(xp, X, Y, trains, block: int):
+def _initial_cross_covariances(plan, X, Y, trains, block: int):
     """``C_s = (X_s - mean)' (Y_s - mean)`` for each training set, centred on its own rows.
 
     The cross-covariance of the globally centred data is formed once (feature blocks, one pass over
     X); each split then subtracts its held-out rows and a rank-one mean correction, which costs
     (held-out rows x features x neuroids) instead of a pass over all training rows.
     """
+    xp = plan.xp
     n_rows, n_features = X.shape
     y_mu = xp.mean(Y, axis=0)
     y_centered = Y - y_mu
@@ -125,7 +96,7 @@ def _initial_cross_covariances(xp, X, Y, trains, block: int):
         y_mean = xp.mean(y_train, axis=0)
         selector = xp.zeros((n_rows,), dtype=xp.float64, like=X)
         selector[train_t] = 1.0 / len(train)
-        x_mean = _transpose_times(xp, X, selector[:, None])[:, 0]
+        x_mean = xp.transpose_times(plan, X, selector[:, None])[:, 0]
         if len(held_out) <= len(train):
             C = xp.copy(global_cov)
             y_held = xp.take(y_centered, held_t, 0)
@@ -140,7 +111,7 @@ def _initial_cross_covariances(xp, X, Y, trains, block: int):
     return out
 
 
-def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6,
+def pls_fit_splits(plan, X, Y, trains, *, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6,
                    block: int = 512):
     """Fit PLS regression (scikit-learn ``PLSRegression(n_components, scale=False)`` semantics) on
     several training sets of the same arrays at once.
@@ -150,7 +121,7 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
 
     Parameters
     ----------
-    xp : backend module
+    plan : ComputePlan
     X : array of shape (n_presentations, n_features), float64 or float32
         Source; not modified and not copied (float32 rows are converted to float64 block by block, so
         every product is a float64 product).
@@ -170,10 +141,11 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
     int, one per component). The coefficients are ``rotations @ y_loadings.T`` (:func:`pls_coef`); they are
     not formed here, so ten splits at MajajHong2015 scale do not hold ten features x neuroids matrices.
     """
+    xp = plan.xp
     n_rows = X.shape[0]
     trains = [np.asarray(train) for train in trains]
     train_ts = [xp.index(train, X) for train in trains]
-    states = _initial_cross_covariances(xp, X, Y, trains, block)
+    states = _initial_cross_covariances(plan, X, Y, trains, block)
     for state in states:
         state.update(weights=[], loadings=[], y_loadings=[], scores=[], n_iter=[], active=True)
     for component in range(n_components):
@@ -199,7 +171,7 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
         if not chosen:
             break
         # scores of the deflated X for all splits in one pass: X_k w = (X - 1 x_mean' - T P')[train] w
-        projected = _times(xp, X, xp.stack([w for _, w in chosen], axis=1))
+        projected = xp.rows_times(plan, X, xp.stack([w for _, w in chosen], axis=1))
         padded = xp.zeros((n_rows, len(chosen)), dtype=xp.float64, like=X)
         scores = []
         for column, (s, w) in enumerate(chosen):
@@ -210,7 +182,7 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
                 t = t - T @ (P.T @ w)
             padded[train_ts[s], column] = t
             scores.append(t)
-        back = _transpose_times(xp, X, padded)
+        back = xp.transpose_times(plan, X, padded)
         for column, (s, w) in enumerate(chosen):
             state, t = states[s], scores[column]
             tt = t @ t
@@ -238,7 +210,7 @@ def pls_fit_splits(xp, X, Y, trains, *, n_components: int = 25, max_iter: int = 
     return fitted
 
 
-def pls_fit(xp, X, Y, train=None, *, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6):
+def pls_fit(plan, X, Y, train=None, *, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6):
     """Fit PLS on the rows ``train`` (all when None); see :func:`pls_fit_splits`.
 
     Returns
@@ -248,7 +220,7 @@ def pls_fit(xp, X, Y, train=None, *, n_components: int = 25, max_iter: int = 500
     """
     if train is None:
         train = np.arange(X.shape[0])
-    fitted = pls_fit_splits(xp, X, xp.asarray(Y, dtype=xp.float64), [train], n_components=n_components,
+    fitted = pls_fit_splits(plan, X, plan.xp.asarray(Y, dtype=plan.xp.float64), [train], n_components=n_components,
                             max_iter=max_iter, tol=tol)[0]
     return {**fitted, "coef": pls_coef(fitted)}
 
@@ -265,10 +237,7 @@ def pls_predict(xp, fitted, X, rows=None):
     ``((X[rows] - x_mean) @ rotations) @ y_loadings.T``, so no features x neuroids matrix is formed.
     """
     if rows is not None:
-        rows_t = xp.asarray(np.asarray(rows))
-        if xp.name.startswith("torch"):
-            rows_t = rows_t.to(X.device)
-        X = xp.take(X, rows_t, 0)
+        X = xp.take(X, xp.index(np.asarray(rows), X), 0)
     centered = X - fitted["x_mean"]
     if "coef" in fitted:
         return centered @ fitted["coef"] + fitted["y_mean"]

@@ -29,9 +29,8 @@ import warnings
 import numpy as np
 
 from brainscore_metrics._pls import _EPS, PLSConvergenceWarning, _power_iteration
-from brainscore_metrics._thread_probe import lapack_single_thread
 
-__all__ = ["pls_kernel_cross_predict"]
+__all__ = ["pls_kernel_cross_predict", "pls_kernel_fit"]
 
 
 class _Split:
@@ -62,13 +61,13 @@ class _Split:
         return v
 
 
-def pls_kernel_cross_predict(xp, gram, Y, splits, *, n_components: int = 25, max_iter: int = 500,
+def pls_kernel_cross_predict(plan, gram, Y, splits, *, n_components: int = 25, max_iter: int = 500,
                              tol: float = 1e-6):
     """Test predictions of PLS fitted on each split's training stimuli, from the source's Gram matrix.
 
     Parameters
     ----------
-    xp : backend module
+    plan : ComputePlan
     gram : array of shape (n_presentations, n_presentations), float64
         Gram matrix of the globally centred source (:func:`brainscore_metrics._gram.stimulus_gram`).
     Y : array of shape (n_presentations, n_neuroids), float64
@@ -81,34 +80,65 @@ def pls_kernel_cross_predict(xp, gram, Y, splits, *, n_components: int = 25, max
     (predictions, n_iter): a list of arrays of shape (n_test, n_neuroids), and per split the power
     iterations of each component.
     """
+    states = _fitted_states(plan, gram, Y, splits, n_components, max_iter, tol)
+    return _predictions(plan, gram, states), [s.n_iter for s in states]
+
+
+def pls_kernel_fit(plan, X, Y, train, *, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6) -> dict:
+    """PLS fitted on ``X[train]`` through the stimulus Gram matrix of ``X`` (formed under the plan's precision), as
+    explicit coefficients: ``x_weights = Xc' a_k``, so ``coef = Xc' A pinv(P'W) Q'`` (one pass over ``X`` in
+    float64 row blocks).
+
+    Returns
+    -------
+    dict with ``coef`` (n_features, n_neuroids), ``x_mean`` (n_features,), ``y_mean`` (n_neuroids,) and ``n_iter``
+    (per component), as :func:`brainscore_metrics._pls.pls_fit`.
+    """
+    from brainscore_metrics._gram import stimulus_gram
+
+    xp = plan.xp
+    train = np.asarray(train)
+    gram = stimulus_gram(plan, X, center="columns")
+    (state,) = _fitted_states(plan, gram, Y, [(train, np.arange(0))], n_components, max_iter, tol)
+    dual = state.center(xp, xp.stack(state.a, axis=1)) @ _component_coefficients(xp, state)  # (n, n_neuroids)
+    del gram
+    selector = xp.zeros((X.shape[0], 1), like=dual)
+    selector[xp.index(train, selector)] = 1.0 / len(train)
+    x_mean = xp.transpose_times(plan, X, selector)[:, 0]
+    # the dual rows sum to 0 over the training rows and are 0 elsewhere: Xc' dual = X' dual
+    return {"coef": xp.transpose_times(plan, X, dual), "x_mean": x_mean, "y_mean": state.y_mean,
+            "n_iter": state.n_iter}
+
+
+def _fitted_states(plan, gram, Y, splits, n_components: int, max_iter: int, tol: float) -> list:
+    """The components of every split (module docstring), advanced together."""
+    xp = plan.xp
     states = [_Split(xp, gram, Y, train, test) for train, test in splits]
-    for s in states:  # a matrix product with all targets: on the caller's BLAS threads
-        s.A = s.Yk.T @ (gram @ s.Yk)  # Yc' Kc Yc: Yc is zero outside training rows and centred on them
-    # the rest is one Gram product with one vector per split at a time, between small steps: on one BLAS thread
-    # (two threads measured slower in this loop: 0.62-0.67 s against 0.44 s for 25 components at n = 3,200, as
-    # they wait for each other at every product)
-    with lapack_single_thread(xp):
-        for component in range(n_components):
-            chosen = []
-            for s in states:
-                if s.active and _choose_direction(xp, s, component, max_iter, tol):
-                    chosen.append(s)
-            if not chosen:
-                break
-            directions = [s.deflate(xp, s.Yk @ s.z) for s in chosen]
-            stacked = xp.stack([s.center(xp, d) for s, d in zip(chosen, directions, strict=True)], axis=1)
-            products = xp.symmetric_product(gram, stacked)
-            for column, (s, direction) in enumerate(zip(chosen, directions, strict=True)):
-                kernel_direction = s.center(xp, products[:, column])  # Kc D_k u
-                scale = 1.0 / (xp.sqrt(xp.sum(direction * kernel_direction)) + _EPS)
-                s.t = s.deflate(xp, kernel_direction) * scale
-                s.a.append(direction * scale)
-                s.kernel_a.append(kernel_direction * scale)
-            stacked = xp.stack([s.center(xp, s.t) for s in chosen], axis=1)
-            products = xp.symmetric_product(gram, stacked)
-            for column, s in enumerate(chosen):
-                _deflate_targets(xp, s, s.deflate(xp, s.center(xp, products[:, column])))
-    return _predictions(xp, gram, states), [s.n_iter for s in states]
+    for s in states:  # a matrix product with all targets, in tiles on the plan's workers
+        s.A = s.Yk.T @ xp.matmul(plan, gram, s.Yk)  # Yc' Kc Yc: Yc is zero outside training rows and centred on them
+    # the rest is one Gram product with one vector per split at a time, between small steps (one BLAS thread: two
+    # measured slower in this loop, 0.62-0.67 s against 0.44 s for 25 components at n = 3,200)
+    for component in range(n_components):
+        chosen = []
+        for s in states:
+            if s.active and _choose_direction(xp, s, component, max_iter, tol):
+                chosen.append(s)
+        if not chosen:
+            break
+        directions = [s.deflate(xp, s.Yk @ s.z) for s in chosen]
+        stacked = xp.stack([s.center(xp, d) for s, d in zip(chosen, directions, strict=True)], axis=1)
+        products = xp.symmetric_product(gram, stacked)
+        for column, (s, direction) in enumerate(zip(chosen, directions, strict=True)):
+            kernel_direction = s.center(xp, products[:, column])  # Kc D_k u
+            scale = 1.0 / (xp.sqrt(xp.sum(direction * kernel_direction)) + _EPS)
+            s.t = s.deflate(xp, kernel_direction) * scale
+            s.a.append(direction * scale)
+            s.kernel_a.append(kernel_direction * scale)
+        stacked = xp.stack([s.center(xp, s.t) for s in chosen], axis=1)
+        products = xp.symmetric_product(gram, stacked)
+        for column, s in enumerate(chosen):
+            _deflate_targets(xp, s, s.deflate(xp, s.center(xp, products[:, column])))
+    return states
 
 
 def _choose_direction(xp, s, component: int, max_iter: int, tol: float) -> bool:
@@ -143,19 +173,25 @@ def _deflate_targets(xp, s, g):
     s.y_loadings.append(loadings)
 
 
-def _predictions(xp, gram, states):
+def _component_coefficients(xp, s):
+    """``pinv(P'W) Q'`` of a split (components x neuroids), with ``P'W = diag(1/t't) T' Kc A``."""
+    T, KA = xp.stack(s.scores, axis=1), xp.stack(s.kernel_a, axis=1)
+    tt = xp.stack(s.tt) if hasattr(s.tt[0], "shape") else xp.asarray(np.asarray(s.tt))
+    pw = (T.T @ KA) / tt[:, None]
+    return xp.pinv(pw) @ xp.stack(s.y_loadings, axis=0)
+
+
+def _predictions(plan, gram, states):
     """``Kc[test, train] A pinv(P'W) Q' + y_mean`` per split (one Gram product for all splits)."""
+    xp = plan.xp
     weights = [xp.stack(s.a, axis=1) for s in states]
-    products = gram @ xp.concatenate([s.center(xp, w) for s, w in zip(states, weights, strict=True)], axis=1)
+    products = xp.matmul(plan, gram, xp.concatenate([s.center(xp, w) for s, w in zip(states, weights, strict=True)],
+                                                    axis=1))
     out, start = [], 0
     for s, w in zip(states, weights, strict=True):
         block = products[:, start:start + w.shape[1]]
         start += w.shape[1]
         train_mean = xp.sum(block * s.mask[:, None], axis=0) / s.n_train
         test_kernel = xp.take(block, s.test, 0) - train_mean  # Kc[test, train] A
-        T, KA = xp.stack(s.scores, axis=1), xp.stack(s.kernel_a, axis=1)
-        tt = xp.stack(s.tt) if hasattr(s.tt[0], "shape") else xp.asarray(np.asarray(s.tt))
-        pw = (T.T @ KA) / tt[:, None]
-        coefs = xp.pinv(pw) @ xp.stack(s.y_loadings, axis=0)
-        out.append(test_kernel @ coefs + s.y_mean)
+        out.append(test_kernel @ _component_coefficients(xp, s) + s.y_mean)
     return out

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._array_regression import _ArrayRegression
-from brainscore_metrics._gram import check_precision
 from brainscore_metrics._pls import pls_fit, pls_fit_splits, pls_predict
-from brainscore_metrics._pls_kernel import pls_kernel_cross_predict
+from brainscore_metrics._pls_kernel import pls_kernel_cross_predict, pls_kernel_fit
 from brainscore_metrics._ridge import centered_gram
 from brainscore_metrics.errors import TooFewFeaturesError
 
@@ -34,8 +33,9 @@ class PLSRegression(_ArrayRegression):
         the source has no more features than training stimuli; wider sources run in stimulus space
         (:mod:`brainscore_metrics._pls_kernel`), all splits together.
     precision : {'float64', 'mixed'}, default='float64'
-        Products of a float32 source for the stimulus Gram matrix of the kernel path: float64 (the
-        reference's PLS runs in float64) or float32 blocks summed in float64.
+        Products of a float32 source for the stimulus Gram matrix of the kernel path (``fit`` and ``cross_predict``
+        of a source with more features than training stimuli): float64 (the reference's PLS runs in float64) or
+        float32 blocks summed in float64.
     backend : str or None, default=None
     """
 
@@ -81,39 +81,38 @@ class PLSRegression(_ArrayRegression):
             return upper
         return self.n_components
 
-    def _fit(self, xp, X, Y, train, shared):
+    def _fit(self, plan, X, Y, train, shared):
         n_components = self._components(X.shape[1], len(train))
-        state = pls_fit(xp, X, Y, train, n_components=n_components, max_iter=self.max_iter, tol=self.tol)
+        if X.shape[1] > len(train):  # the kernel path, as cross_predict (the plan's precision for the Gram matrix)
+            state = pls_kernel_fit(plan, X, Y, train, n_components=n_components, max_iter=self.max_iter, tol=self.tol)
+        else:
+            state = pls_fit(plan, X, Y, train, n_components=n_components, max_iter=self.max_iter, tol=self.tol)
         self.n_iter_ = state["n_iter"]
         return state
 
-    def cross_predict(self, X, Y, splits):
+    def _cross_predict(self, plan, X, Y, splits):
         """All splits fitted in lockstep (:func:`brainscore_metrics._pls.pls_fit_splits`). A float32 numpy
         source is not copied to float64 as a whole (products convert it block by block)."""
-        xp = self._xp(X, Y)
-        X, Y = self._as_source(xp, X), self._as(xp, Y)
-        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
+        xp = plan.xp
         n_components = self._components(X.shape[1], min(len(train) for train, _ in splits))
-        self.xp_ = xp
         if X.shape[1] > max(len(train) for train, _ in splits):
-            return self._kernel_cross_predict(xp, X, Y, splits, n_components)
+            return self._kernel_cross_predict(plan, X, Y, splits, n_components)
         from brainscore_core.progress import progress
 
         predictions = []
         groups = list(self._lockstep_groups(X, Y, splits, n_components))
         for group in progress(groups, desc="PLS fit (splits in lockstep)", unit="group", leave=False):
-            fitted = pls_fit_splits(xp, X, Y, [splits[s][0] for s in group], n_components=n_components,
+            fitted = pls_fit_splits(plan, X, Y, [splits[s][0] for s in group], n_components=n_components,
                                     max_iter=self.max_iter, tol=self.tol)
             predictions += [pls_predict(xp, state, X, splits[s][1]) for state, s in zip(fitted, group, strict=True)]
         self.split_info_ = [{} for _ in splits]
-        self.xp_ = xp
         return predictions
 
-    def _kernel_cross_predict(self, xp, X, Y, splits, n_components: int):
+    def _kernel_cross_predict(self, plan, X, Y, splits, n_components: int):
         """Wide source: the Gram matrix once, then all splits in stimulus space; splits advance together
         in groups whose state (per split one stimuli x neuroids matrix and three stimuli x components
         ones, float64) takes what the Gram matrix leaves of the inputs' size (at least half of it)."""
-        gram = centered_gram(xp, X, check_precision(self.precision))
+        gram = centered_gram(plan, X)
         n, q = Y.shape
         per_split = 8 * n * (q + 3 * n_components)
         inputs = int(np.prod(X.shape)) * X.dtype.itemsize + 8 * n * q
@@ -123,11 +122,9 @@ class PLSRegression(_ArrayRegression):
         from brainscore_core.progress import progress
 
         predictions, n_iter = [], []
-        # BLAS threads: pls_kernel_cross_predict runs its one product with all targets on the caller's threads and
-        # its loop of matrix-vector products on one
         for start in progress(range(0, len(splits), size), desc="PLS fit (stimulus space, splits in lockstep)",
                               unit="group", leave=False):
-            group, iterations = pls_kernel_cross_predict(xp, gram, Y, splits[start:start + size],
+            group, iterations = pls_kernel_cross_predict(plan, gram, Y, splits[start:start + size],
                                                          n_components=n_components, max_iter=self.max_iter,
                                                          tol=self.tol)
             predictions += group
@@ -136,5 +133,5 @@ class PLSRegression(_ArrayRegression):
         self.n_iter_ = n_iter
         return predictions
 
-    def _predict(self, xp, state, X, rows, same_source):
-        return pls_predict(xp, state, X, rows)
+    def _predict(self, plan, state, X, rows, same_source):
+        return pls_predict(plan.xp, state, X, rows)

@@ -1,69 +1,27 @@
 """Numeric kernels of representational similarity: pattern correlations, RDM upper triangles, ranks.
 
 Plain ndarray in, ndarray out (no labels): :mod:`brainscore_metrics.rdm` and
-:mod:`brainscore_metrics.rsa_ceiling` wrap them for assemblies, :mod:`brainscore_metrics.cka` uses
-:func:`centered_gram`. Gram matrices are accumulated in float64 over column blocks with BLAS ``syrk``;
-the RDM of activations can be accumulated straight into its strict upper triangle
-(:func:`correlation_distance_triangle`), so the n x n matrix is never formed; ranks are average ranks
-(as ``scipy.stats.rankdata``) computed with bounded scratch memory.
+:mod:`brainscore_metrics.rsa_ceiling` wrap them for assemblies. Gram matrices come from
+:func:`brainscore_metrics._gram.stimulus_gram` (float64 sums over column blocks) under the caller's plan; the RDM
+of activations is packed into its strict upper triangle inside the Gram matrix's own buffer
+(:func:`correlation_distance_triangle`); ranks are average ranks (as ``scipy.stats.rankdata``) computed with bounded
+scratch memory.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import blas
 
-from brainscore_metrics.backend.numpy import mirror_triangle
-
-__all__ = ["centered_gram", "correlation_distance_triangle", "pair_indices", "pattern_correlations",
+__all__ = ["correlation_distance_triangle", "pair_indices", "pattern_correlations",
            "spearman_matrix", "triangle_mask", "upper_triangles"]
-#: bytes of float64 scratch used per block when accumulating Gram matrices
-_BLOCK_BYTES = 64 * 2 ** 20
 
 
-def centered_gram(values: np.ndarray, *, center: str = "rows", symmetric: bool = True) -> np.ndarray:
-    """Gram matrix ``Z Z^T`` of centred rows (``center='rows'``) or centred columns (``'columns'``).
-
-    Accumulated in float64 over blocks of columns with BLAS ``syrk`` (half the flops of a full product,
-    no float64 copy of the whole input).
+def pattern_correlations(plan, values: np.ndarray) -> np.ndarray:
+    """Pearson correlation between every pair of rows (stimulus patterns), from float64 products.
 
     Parameters
     ----------
-    values : ndarray of shape (n_stimuli, n_neuroids)
-    center : {'rows', 'columns', 'none'}, default='rows'
-        'rows' subtracts each stimulus' mean over neuroids (for correlations between stimuli);
-        'columns' subtracts each neuroid's mean over stimuli (for CKA); 'none' subtracts nothing.
-    symmetric : bool, default=True
-        Mirror the computed upper triangle onto the lower one; False leaves the strict lower triangle 0.
-
-    Returns
-    -------
-    ndarray of shape (n_stimuli, n_stimuli), symmetric, float64.
-    """
-    n, p = values.shape
-    if center not in ("rows", "columns", "none"):
-        raise ValueError(f"center must be 'rows', 'columns' or 'none', got {center!r}")
-    if center == "rows":
-        means = values.mean(axis=1, dtype=np.float64)[:, None]
-    elif center == "columns":
-        means = values.mean(axis=0, dtype=np.float64)[None, :]
-    gram = np.zeros((n, n), order="F")
-    block = max(1, _BLOCK_BYTES // 4 // (8 * max(n, 1)))
-    for start in range(0, p, block):
-        chunk = np.array(values[:, start:start + block], dtype=np.float64)
-        if center == "rows":
-            chunk -= means
-        elif center == "columns":
-            chunk -= means[:, start:start + block]
-        gram = blas.dsyrk(1.0, np.ascontiguousarray(chunk).T, trans=1, beta=1.0, c=gram, overwrite_c=1)
-    return mirror_triangle(gram) if symmetric else gram
-
-
-def pattern_correlations(values: np.ndarray) -> np.ndarray:
-    """Pearson correlation between every pair of rows (stimulus patterns).
-
-    Parameters
-    ----------
+    plan : ComputePlan
     values : ndarray of shape (n_stimuli, n_neuroids)
 
     Returns
@@ -72,7 +30,9 @@ def pattern_correlations(values: np.ndarray) -> np.ndarray:
         Rows of constant values correlate as NaN (as ``numpy.corrcoef``); the diagonal is exactly 1
         otherwise.
     """
-    gram = centered_gram(values, center="rows")
+    from brainscore_metrics._gram import stimulus_gram_as_numpy
+
+    gram = stimulus_gram_as_numpy(plan.with_precision("float64"), values, center="rows")
     norms = np.sqrt(np.diag(gram)).copy()
     with np.errstate(divide="ignore", invalid="ignore"):
         gram /= norms[:, None]
@@ -219,8 +179,7 @@ def pair_indices(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     return _row_starts(n)[rows] + columns - rows - 1
 
 
-def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None = None, *,
-                                  precision: str = "mixed", backend=None) -> np.ndarray:
+def correlation_distance_triangle(plan, values: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
     """Strict upper triangle of the RDM (1 - Pearson r between rows), rows taken in ``order``.
 
     The Gram matrix of the row-centred patterns is formed once (:func:`brainscore_metrics._gram.
@@ -231,13 +190,12 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
 
     Parameters
     ----------
+    plan : ComputePlan
+        Where the Gram matrix is formed (its backend) and how (its precision: block products of a float32 source in
+        float32, 'mixed', or float64; :mod:`brainscore_metrics._gram`).
     values : ndarray of shape (n_stimuli, n_neuroids)
     order : ndarray of shape (n_stimuli,) or None, default=None
         Row order of the result (e.g. the permutation that sorts stimulus ids); None keeps the order.
-    precision : {'mixed', 'float64'}, default='mixed'
-        Block products of a float32 source in float32 ('mixed') or float64; see :mod:`brainscore_metrics._gram`.
-    backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
-        Where the Gram matrix is formed (:func:`brainscore_metrics._gram.stimulus_gram_as_numpy`).
 
     Returns
     -------
@@ -248,7 +206,7 @@ def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None =
 
     n = values.shape[0]
     order = np.arange(n) if order is None else np.asarray(order)
-    gram = stimulus_gram_as_numpy(values, center="rows", precision=precision, backend=backend)
+    gram = stimulus_gram_as_numpy(plan, values, center="rows")
     if not (gram.flags.owndata and gram.flags.c_contiguous and gram.dtype == np.float64):
         return _triangle_copy(gram, order)
     from brainscore_metrics.backend.numpy import permute_symmetric_in_place

@@ -167,12 +167,21 @@ def rdm_vector(patterns, method: str = "correlation", *, conditions=None, folds=
     -------
     ndarray of shape (n_conditions * (n_conditions - 1) / 2,), float64
     """
-    from brainscore_metrics._gram import check_precision, stimulus_gram_as_numpy
-    from brainscore_metrics._rdm_kernels import correlation_distance_triangle
+    from brainscore_metrics._gram import check_precision, gram_plan
 
     if method not in RDM_METHODS:
         raise InvalidParameterError(f"unknown RDM method {method!r}; available: {RDM_METHODS}")
     check_precision(precision)
+    with gram_plan(backend, patterns, precision=precision) as plan:
+        return _rdm_vector(plan, patterns, method, conditions=conditions, folds=folds, noise=noise,
+                           remove_mean=remove_mean)
+
+
+def _rdm_vector(plan, patterns, method: str, *, conditions, folds, noise, remove_mean: bool) -> np.ndarray:
+    """:func:`rdm_vector` inside its plan."""
+    from brainscore_metrics._gram import stimulus_gram_as_numpy
+    from brainscore_metrics._rdm_kernels import correlation_distance_triangle
+
     torch_input = type(patterns).__module__.startswith("torch")
     values = patterns if torch_input and conditions is None and method in ("correlation", "euclidean") else \
         _as_numpy(patterns)
@@ -195,11 +204,10 @@ def rdm_vector(patterns, method: str = "correlation", *, conditions=None, folds=
     if conditions is not None:
         values, _ = condition_means(np.asarray(values), conditions)
     if method == "correlation":
-        return correlation_distance_triangle(values, precision=precision, backend=backend)
+        return correlation_distance_triangle(plan, values)
     if method == "mahalanobis" and noise is not None:
         values = _whiten(_row_centred(values) if remove_mean else values, noise)
         remove_mean = False  # centred before the noise, as rsatoolbox
     # a common shift of all rows changes no distance: centre the columns, or the rows for remove_mean
-    gram = stimulus_gram_as_numpy(values, center="rows" if remove_mean else "columns", precision=precision,
-                                  backend=backend)
+    gram = stimulus_gram_as_numpy(plan, values, center="rows" if remove_mean else "columns")
     return _triangle_of_distances(gram) / values.shape[1]

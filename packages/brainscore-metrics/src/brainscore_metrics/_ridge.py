@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
+from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._ridge_cv import covers_complement, kernel_ridge_cv, test_folds
 from brainscore_metrics.errors import IllConditionedKernelError
 
@@ -49,13 +49,14 @@ ALPHA_LIST = tuple(float(a) for a in [
 MIXED_MIN_FEATURES_PER_STIMULUS = 2.0
 
 
-def centered_gram(xp, X, precision: str = "float64", *, mixed_min_features_per_stimulus: float = 0.0):
+def centered_gram(plan, X, *, mixed_min_features_per_stimulus: float = 0.0):
     """Gram matrix of the column-centred source (:func:`brainscore_metrics._gram.stimulus_gram`).
 
     Parameters
     ----------
+    plan : ComputePlan
+        Its ``precision`` rules the products of a float32 source.
     X : array of shape (n_presentations, n_features), float32 or float64
-    precision : {'mixed', 'float64'}, default='float64'
     mixed_min_features_per_stimulus : float, default=0.0
         As :func:`~brainscore_metrics._gram.stimulus_gram` (ridge passes :data:`MIXED_MIN_FEATURES_PER_STIMULUS`).
 
@@ -63,8 +64,7 @@ def centered_gram(xp, X, precision: str = "float64", *, mixed_min_features_per_s
     -------
     array of shape (n_presentations, n_presentations), float64, symmetric
     """
-    return stimulus_gram(xp, X, center="columns", precision=precision,
-                         mixed_min_features_per_stimulus=mixed_min_features_per_stimulus)
+    return stimulus_gram(plan, X, center="columns", mixed_min_features_per_stimulus=mixed_min_features_per_stimulus)
 
 
 def train_centered_kernel(xp, gram, train, rows):
@@ -98,11 +98,12 @@ def _centered_train(xp, X, Y, train):
     return x_train - x_mean, y_train - y_mean, x_mean, y_mean
 
 
-def ridge_fit(xp, X, Y, train, *, alpha: float = 1.0, gram=None):
+def ridge_fit(plan, X, Y, train, *, alpha: float = 1.0, gram=None):
     """Ridge regression with intercept (scikit-learn ``Ridge(alpha)``).
 
     Parameters
     ----------
+    plan : ComputePlan
     X : array of shape (n_presentations, n_features)
     Y : array of shape (n_presentations, n_neuroids)
     train : int array of shape (n_train,)
@@ -116,9 +117,10 @@ def ridge_fit(xp, X, Y, train, *, alpha: float = 1.0, gram=None):
     dict: either ``coef`` (n_features, n_neuroids) and ``x_mean`` (primal), or ``dual`` (n_train,
     n_neuroids) with ``train`` (dual), and ``y_mean`` (n_neuroids,).
     """
+    xp = plan.xp
     if _use_dual(X, len(train)):
         if gram is None:
-            gram = centered_gram(xp, X)
+            gram = centered_gram(plan, X)
         y_train = xp.asarray(xp.take(Y, xp.index(train, X), 0), dtype=xp.float64)
         y_mean = xp.mean(y_train, axis=0)
         kernel = train_centered_kernel(xp, gram, train, train)
@@ -138,7 +140,7 @@ def ridge_fit(xp, X, Y, train, *, alpha: float = 1.0, gram=None):
 MAX_LEAST_SQUARES_CONDITION = 1e10
 
 
-def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0, overwrite: bool = False):
+def ridge_heldout_predictions(plan, gram, Y, tests, *, alpha: float = 1.0, overwrite: bool = False):
     """Ridge-with-intercept predictions of each held-out test set, from one factorisation for all splits.
 
     Equals fitting :func:`ridge_fit` on the complement of each test set and predicting the test set, when
@@ -162,6 +164,7 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0, overwri
 
     Parameters
     ----------
+    plan : ComputePlan
     gram : array of shape (n_presentations, n_presentations)
         Gram matrix of the (globally) centred source; not modified (a reordered copy is factorised) unless
         ``overwrite``.
@@ -176,6 +179,7 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0, overwri
     -------
     list of arrays of shape (n_test, n_neuroids), one per test set, rows in the order of ``tests``.
     """
+    xp = plan.xp
     n = gram.shape[0]
     union = np.unique(np.concatenate([np.asarray(test, dtype=np.int64) for test in tests]))
     start = n - len(union)
@@ -183,12 +187,7 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0, overwri
     position = np.empty(n, dtype=np.int64)
     position[order] = np.arange(n)
     order_rows = xp.index(order, gram)
-    if xp.name == "numpy" and overwrite and gram.flags.c_contiguous and gram.dtype == np.float64:
-        xp.permute_symmetric_in_place(gram, order)  # the reordered system, U last, in place
-    elif xp.name == "numpy":  # the reordered system, U last (one copy)
-        gram = gram[np.ix_(order, order)]
-    else:
-        gram = xp.take(xp.take(gram, order_rows, 0), order_rows, 1)
+    gram = xp.reorder_symmetric(gram, order, overwrite=overwrite)  # the reordered system, U last
     diagonal = xp.arange(n, like=gram)
     if alpha > 0:
         gram[diagonal, diagonal] += alpha
@@ -210,19 +209,19 @@ def ridge_heldout_predictions(xp, gram, Y, tests, *, alpha: float = 1.0, overwri
     s = xp.sum(v)
     heldout_rhs = solved[:, :-1] - xp.outer(v, (v @ Y_ordered) / s)
     rows_of_inverse = tail_inverse.T  # row j holds column j of W_UU (contiguous for LAPACK's Fortran W)
-    predictions = []
-    with lapack_single_thread(xp):  # |S| x |S| factorisations: threads only contend
-        for test in tests:
-            local = position[np.asarray(test, dtype=np.int64)]  # rows of the reordered system
-            lead = xp.take(rows_of_inverse, xp.index(local - start, rows_of_inverse), 0)
-            lead = lead[:, int(np.min(local)) - start:]  # W_UU is lower triangular
-            rows = xp.index(local, Y_ordered)
-            v_test = xp.take(v, rows, 0)
-            block = lead @ lead.T - xp.outer(v_test, v_test / s)
-            # (M^-1)_SS is the inverse of a Schur complement of a positive definite system
-            residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
-            predictions.append(xp.take(Y_ordered, rows, 0) - residuals)
-    return predictions
+
+    def heldout(test):
+        local = position[np.asarray(test, dtype=np.int64)]  # rows of the reordered system
+        lead = xp.take(rows_of_inverse, xp.index(local - start, rows_of_inverse), 0)
+        lead = lead[:, int(np.min(local)) - start:]  # W_UU is lower triangular
+        rows = xp.index(local, Y_ordered)
+        v_test = xp.take(v, rows, 0)
+        block = lead @ lead.T - xp.outer(v_test, v_test / s)
+        # (M^-1)_SS is the inverse of a Schur complement of a positive definite system
+        residuals = xp.cholesky_solve(block, xp.take(heldout_rhs, rows, 0))
+        return xp.take(Y_ordered, rows, 0) - residuals
+
+    return plan.map(heldout, tests)  # one split per task
 
 
 def _intercept_direction(xp, basis) -> int:
@@ -253,13 +252,14 @@ def _best_alpha_loo(xp, alphas, loo_terms):
     return best_alpha, best_c, np.stack(scores)
 
 
-def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None, cv="loo", alpha_per_target: bool = False):
+def ridgecv_fit(plan, X, Y, train, *, alphas=ALPHA_LIST, gram=None, cv="loo", alpha_per_target: bool = False):
     """RidgeCV with intercept over ``alphas``: efficient leave-one-out (``cv='loo'``, scikit-learn's ``RidgeCV``) or
     held-out folds (``cv=k`` or a splitter, himalaya's ``KernelRidgeCV``), one alpha for all targets or one per target
     (:func:`brainscore_metrics._ridge_cv.kernel_ridge_cv`: one eigendecomposition for every fold and alpha).
 
     Parameters
     ----------
+    plan : ComputePlan
     X : array of shape (n_presentations, n_features)
     Y : array of shape (n_presentations, n_neuroids)
     train : int array of shape (n_train,)
@@ -276,18 +276,19 @@ def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None, cv="loo", alph
     with ``alpha_per_target``), ``cv_mse`` (array of shape (n_alphas, n_neuroids)) and ``loo_mse`` (its mean over
     targets, shape (n_alphas,)).
     """
+    xp = plan.xp
     folds = test_folds(cv, len(train))
     if folds is None and not alpha_per_target and not _use_dual(X, len(train)):
         return _ridgecv_loo_primal(xp, X, Y, train, alphas=alphas)
     y_train = xp.asarray(xp.take(Y, xp.index(train, Y), 0), dtype=xp.float64)
     if _use_dual(X, len(train)):
         if gram is None:
-            gram = centered_gram(xp, X)
+            gram = centered_gram(plan, X)
         kernel = train_centered_kernel(xp, gram, train, train)
     else:  # fewer features than training stimuli: the training kernel from the centred rows
         xc, _, x_mean, _ = _centered_train(xp, X, Y, train)
         kernel = xc @ xc.T
-    fitted = kernel_ridge_cv(xp, kernel, y_train, alphas, folds=folds, alpha_per_target=alpha_per_target)
+    fitted = kernel_ridge_cv(plan, kernel, y_train, alphas, folds=folds, alpha_per_target=alpha_per_target)
     scores = {"alpha": fitted["alpha"], "cv_mse": fitted["cv_mse"], "loo_mse": fitted["cv_mse"].mean(axis=1)}
     if _use_dual(X, len(train)):
         return {"dual": fitted["dual"], "train": np.asarray(train), "y_mean": fitted["y_mean"], "gram": gram, **scores}
@@ -331,35 +332,23 @@ def linear_model_predict(xp, fitted, X, rows=None):
     return (xp.asarray(X, dtype=xp.float64) - fitted["x_mean"]) @ fitted["coef"] + fitted["y_mean"]
 
 
-def primal_from_dual(xp, fitted, X):
+def primal_from_dual(plan, fitted, X):
     """A dual-form fit on all rows of ``X`` as ``coef`` (n_features, n_neuroids) and ``x_mean``, float64, without a
     float64 copy of ``X``: ``coef = Xc' dual = X' dual - x_mean (1' dual)``, ``X' dual`` over float64 row blocks.
     Other fits are returned as they are.
 
     Parameters
     ----------
+    plan : ComputePlan
     fitted : dict from :func:`ridge_fit` / :func:`ridgecv_fit` whose ``train`` rows are all rows of ``X``
     X : array of shape (n_train, n_features), float32 or float64
     """
     if "dual" not in fitted:
         return fitted
-    from brainscore_metrics._gram import _means
-    from brainscore_metrics._pls import _transpose_times
-
+    xp = plan.xp
     dual = fitted["dual"]
-    x_mean = _means(xp, X, "columns")[0]
-    coef = _transpose_times(xp, X, dual) - xp.outer(x_mean, xp.sum(dual, axis=0))
+    x_mean = xp.column_means(X)[0]
+    coef = xp.transpose_times(plan, X, dual) - xp.outer(x_mean, xp.sum(dual, axis=0))
     out = {k: v for k, v in fitted.items() if k not in ("dual", "train", "gram")}
     return {**out, "coef": coef, "x_mean": x_mean}
 
-
-def dual_to_primal(xp, fitted, X):
-    """Explicit ``coef`` (n_features, n_neuroids) and ``x_mean`` of a dual-form fit on ``X``."""
-    if "dual" not in fitted:
-        return fitted
-    train_t = xp.index(fitted["train"], X)
-    x_train = xp.asarray(xp.take(X, train_t, 0), dtype=xp.float64)
-    x_mean = xp.mean(x_train, axis=0)
-    coef = (x_train - x_mean).T @ fitted["dual"]
-    out = {k: v for k, v in fitted.items() if k not in ("dual", "train", "gram")}
-    return {**out, "coef": coef, "x_mean": x_mean}

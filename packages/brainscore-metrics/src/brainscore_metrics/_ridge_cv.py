@@ -19,11 +19,8 @@ mean over targets.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
-from brainscore_metrics.backend import blas_threads_for, factorisation_threads
 from brainscore_metrics.errors import InvalidParameterError
 
 __all__ = ["check_cv", "covers_complement", "kernel_ridge_cv", "test_folds"]
@@ -96,10 +93,12 @@ def _weights(xp, eigenvalues, alpha: float, intercept: int):
     return w
 
 
-def _heldout_errors(xp, V, w, CY, tests):
-    """Mean squared held-out error per target, averaged over the folds ``tests`` (array (n_targets,))."""
-    total = None
-    for test in tests:
+def _heldout_errors(plan, V, w, CY, tests):
+    """Mean squared held-out error per target, averaged over the folds ``tests`` (array (n_targets,)); the folds on the
+    plan's workers, summed in their order."""
+    xp = plan.xp
+
+    def fold_error(test):
         rows = xp.index(test, V)
         V_S = xp.take(V, rows, 0)
         block = (V_S * w[None, :]) @ V_S.T
@@ -107,17 +106,20 @@ def _heldout_errors(xp, V, w, CY, tests):
             errors = xp.cholesky_solve(block, xp.take(CY, rows, 0))
         except (np.linalg.LinAlgError, RuntimeError):  # torch raises RuntimeErrors; C_SS is only semidefinite here
             errors = xp.pinv(block) @ xp.take(CY, rows, 0)
-        fold = xp.mean(errors * errors, axis=0)
+        return xp.mean(errors * errors, axis=0)
+
+    total = None
+    for fold in plan.map(fold_error, tests):
         total = fold if total is None else total + fold
     return total / len(tests)
 
 
-def kernel_ridge_cv(xp, kernel, Y, alphas, *, folds=None, alpha_per_target: bool = False) -> dict:
+def kernel_ridge_cv(plan, kernel, Y, alphas, *, folds=None, alpha_per_target: bool = False) -> dict:
     """Cross-validated ridge with intercept on a training kernel (module docstring).
 
     Parameters
     ----------
-    xp : backend module
+    plan : ComputePlan
     kernel : array of shape (n_train, n_train), float64
         Gram matrix of the training features centred on the training rows (its rows sum to 0).
     Y : array of shape (n_train, n_neuroids), float64
@@ -135,37 +137,26 @@ def kernel_ridge_cv(xp, kernel, Y, alphas, *, folds=None, alpha_per_target: bool
     alphas = np.asarray(alphas, dtype=np.float64).reshape(-1)
     if len(alphas) == 0 or not np.all(alphas > 0):
         raise InvalidParameterError(f"alphas must be positive and non-empty, got {alphas.tolist()!r}")
-    n, n_targets = kernel.shape[0], Y.shape[1]
-    held_out = n ** 2 if folds is None else sum(len(test) ** 2 * n + len(test) ** 3 / 3 for test in folds)
-    flops = 10 * n ** 3 + len(alphas) * (2 * n ** 2 * n_targets + held_out)
-    # small systems on one BLAS thread: on a loaded machine several threads make each small product wait
-    # (a 512-row 5-fold grid over 10 alphas took 9 s on two contended threads)
-    with blas_threads_for(xp, flops):
-        return _kernel_ridge_cv(xp, kernel, Y, alphas, folds, alpha_per_target)
-
-
-def _kernel_ridge_cv(xp, kernel, Y, alphas, folds, alpha_per_target: bool) -> dict:
+    xp = plan.xp
     n = kernel.shape[0]
     y_mean = xp.mean(Y, axis=0)
     yc = Y - y_mean
     # lift the constant direction (K 1 = 0) above every eigenvalue of K so that it is its own eigenvector
     diagonal = xp.arange(n, like=kernel)
     shift = (2.0 * xp.item(xp.sum(kernel[diagonal, diagonal])) + 1.0) / n
-    # one LAPACK thread unless a thread probe just found all faster (threaded eigh waits on a loaded machine)
-    with factorisation_threads() if xp.name == "numpy" else contextlib.nullcontext():
-        eigenvalues, V = xp.eigh(kernel + shift)
+    eigenvalues, V = xp.eigh(kernel + shift)
     intercept = _intercept_direction(xp, V)
-    Vty = V.T @ yc
+    Vty = xp.matmul(plan, V.T, yc)
     squared = V * V if folds is None else None
     mse = []
     for alpha in alphas:
         w = _weights(xp, eigenvalues, float(alpha), intercept)
-        CY = V @ (w[:, None] * Vty)
+        CY = xp.matmul(plan, V, w[:, None] * Vty)
         if folds is None:  # leave-one-out: (C Y)_i / C_ii
             loo = CY / (squared @ w)[:, None]
             mse.append(xp.to_numpy(xp.mean(loo * loo, axis=0)))
         else:
-            mse.append(xp.to_numpy(_heldout_errors(xp, V, w, CY, folds)))
+            mse.append(xp.to_numpy(_heldout_errors(plan, V, w, CY, folds)))
     mse = np.stack(mse)
     if alpha_per_target:
         chosen = np.argmin(mse, axis=0)  # first best alpha per target
@@ -176,6 +167,6 @@ def _kernel_ridge_cv(xp, kernel, Y, alphas, folds, alpha_per_target: bool) -> di
         targets = np.flatnonzero(chosen == index)
         w = _weights(xp, eigenvalues, float(alphas[index]), intercept)
         columns = xp.index(targets, Vty)
-        dual[:, columns] = V @ (w[:, None] * xp.take(Vty, columns, 1))
+        dual[:, columns] = xp.matmul(plan, V, w[:, None] * xp.take(Vty, columns, 1))
     alpha = alphas[chosen] if alpha_per_target else float(alphas[chosen[0]]) if len(chosen) else float(alphas[0])
     return {"dual": dual, "y_mean": y_mean, "alpha": alpha, "cv_mse": mse}

@@ -52,13 +52,11 @@ def masked_pearson(xp, a, b):
 
 
 def _max(xp, x):
-    return -_min(xp, -x)
+    return xp.max(x, axis=0)
 
 
 def _min(xp, x):
-    if xp.name == "numpy":
-        return np.min(x, axis=0)
-    return x.min(dim=0).values
+    return xp.min(x, axis=0)
 
 
 def _repetition_rows(xp, rows, slot_row, missing):

@@ -62,22 +62,15 @@ def dual_ridge_predict(X_train, Y_train, X_test, *, regression: str = "dual_ridg
     (predictions of shape (n_test, n_neuroids), float64 on the backend; chosen alpha (float, array of shape
     (n_neuroids,) with ``alpha_per_target``, or None for ``'dual_ridge'``))
     """
-    from brainscore_metrics.backend import blas_threads_for, resolve_backend
+    from brainscore_metrics.backend.plan import compute_plan
     from brainscore_metrics.dual_ridge import dual_ridge_predict as _predict
 
-    xp = resolve_backend(backend, X_train, Y_train, X_test)
-    X_train, X_test = _source(xp, X_train), _source(xp, X_test)
-    Y_train = xp.asarray(Y_train, dtype=xp.float64)
     flops = (X_train.shape[0] + X_test.shape[0]) ** 2 * X_train.shape[1]
-    with blas_threads_for(xp, flops=flops):
-        return _predict(xp, X_train, Y_train, X_test, regression=regression, alpha=alpha, alphas=alphas,
-                        precision=precision, cv=cv, alpha_per_target=alpha_per_target)
-
-
-def _source(xp, X):
-    from brainscore_metrics._array_regression import _ArrayRegression
-
-    return _ArrayRegression._as_source(xp, X)
+    with compute_plan(backend, X_train, Y_train, X_test, precision=precision, flops=flops) as plan:
+        xp = plan.xp
+        X_train, X_test = xp.as_source(xp.asarray(X_train)), xp.as_source(xp.asarray(X_test))
+        return _predict(plan, X_train, xp.asarray(Y_train, dtype=xp.float64), X_test, regression=regression,
+                        alpha=alpha, alphas=alphas, cv=cv, alpha_per_target=alpha_per_target)
 
 
 def ridge_predict(X_train, Y_train, X_test, *, alpha: float = 1.0, precision: str = "mixed", backend=None):

@@ -31,68 +31,92 @@ from brainscore_metrics._alignment_representational import (
     split_frame,
     unwrap_activations,
 )
-from brainscore_metrics._gram import check_precision, stimulus_gram_as_numpy
-from brainscore_metrics._rdm_kernels import centered_gram
+from brainscore_metrics._gram import check_precision, gram_plan, stimulus_gram_as_numpy
+from brainscore_metrics.backend._numpy_tiles import TILE_ROWS
+from brainscore_metrics.backend.plan import ComputePlan
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
 from brainscore_metrics.splits import aggregate_splits
 
-__all__ = ["CKACrossValidated", "CKAMetric", "linear_cka", "linear_cka_from_grams", "unbiased_hsic_from_grams"]
+__all__ = ["CKACrossValidated", "CKAMetric", "linear_cka", "linear_cka_from_grams",
+           "unbiased_hsic_from_grams"]
 
 #: added to the denominator of unbiased CKA (reference behaviour)
 EPSILON = 1e-12
 
 
 # --------------------------------------------------------------------------------------------- kernels
-_BLOCK_BYTES = 64 * 2 ** 20
+def _gram(plan: ComputePlan, values) -> np.ndarray:
+    return stimulus_gram_as_numpy(plan, values, center="columns")
 
 
-def _gram(values: np.ndarray, precision: str, backend=None) -> np.ndarray:
-    return stimulus_gram_as_numpy(values, center="columns", precision=precision, backend=backend)
-
-
-def _column_stats(values: np.ndarray, precision: str = "mixed", backend=None) -> tuple[float, np.ndarray]:
+def _column_stats(plan: ComputePlan, values: np.ndarray) -> tuple[float, np.ndarray]:
     """``||Kc||_F^2`` and ``diag(Kc)`` of the linear Gram matrix of column-centred ``values``.
 
-    ``||Kc||_F = ||Xc' Xc||_F``: formed through whichever of the two products is smaller, in blocks,
-    without a centred copy of ``values``.
+    ``||Kc||_F = ||Xc' Xc||_F``: formed through whichever of the two products is smaller, without a centred copy of
+    ``values`` (the features' product in float64, as the stimulus Gram matrix of ``values'`` with centred rows).
     """
     n, p = values.shape
     if n <= p:
-        gram = _gram(values, precision, backend)
+        gram = _gram(plan, values)
         return float(np.vdot(gram, gram)), np.diagonal(gram).copy()
-    upper = centered_gram(values.T, center="rows", symmetric=False).T  # rows of X' = columns of X
-    covariance_frobenius = 2 * float(np.vdot(upper, upper)) - float(np.diagonal(upper) @ np.diagonal(upper))
-    del upper
+    covariance = stimulus_gram_as_numpy(plan.with_precision("float64"), values.T, center="rows")  # Xc' Xc
+    covariance_frobenius = float(np.vdot(covariance, covariance))
+    del covariance
     means = values.mean(axis=0, dtype=np.float64)
-    diagonal = np.empty(n)
-    block = max(1, _BLOCK_BYTES // (8 * max(p, 1)))
-    for start in range(0, n, block):
+    block = max(1, plan.block_bytes // (8 * max(p, 1)))
+
+    def squared_norms(start: int) -> np.ndarray:
         rows = np.asarray(values[start:start + block], dtype=np.float64) - means
-        diagonal[start:start + block] = np.einsum("ij,ij->i", rows, rows)
-    return covariance_frobenius, diagonal
+        return np.einsum("ij,ij->i", rows, rows)
+
+    return covariance_frobenius, np.concatenate(plan.map(squared_norms, range(0, n, block)))
 
 
-def _cross_frobenius(values1: np.ndarray, values2: np.ndarray) -> float:
+def _cross_frobenius(plan: ComputePlan, values1: np.ndarray, values2: np.ndarray) -> float:
     """``<K1c, K2c>_F = ||X1c' X2c||_F^2``; ``X1' X2c = X1c' X2c`` because ``X2c`` has zero column sums,
-    so only the smaller matrix is centred (as a float64 copy) and the larger is read in column blocks."""
+    so only the smaller matrix is centred (as a float64 copy) and the larger is read in column blocks (their squared
+    norms summed in order)."""
     if values1.size < values2.size:
         values1, values2 = values2, values1
     small = np.asarray(values2, dtype=np.float64) - values2.mean(axis=0, dtype=np.float64)
-    block = max(1, _BLOCK_BYTES // 4 // (8 * max(values1.shape[0], 1)))
-    total = 0.0
-    for start in range(0, values1.shape[1], block):
+    block = max(1, plan.block_bytes // (8 * max(values1.shape[0], 1)))
+
+    def squared_norm(start: int) -> float:
         product = np.asarray(values1[:, start:start + block], dtype=np.float64).T @ small
-        total += float(np.vdot(product, product))
-    return total
+        return float(np.vdot(product, product))
+
+    return float(sum(plan.map(squared_norm, range(0, values1.shape[1], block))))
+
+
+def _gram_cross_stats(plan: ComputePlan, gram: np.ndarray, small: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """``<G, L>_F``, ``||L||_F^2`` and ``diag(L)`` with ``L = Yc Yc'`` (``Yc``: ``small`` column-centred, float64),
+    without forming L: its lower triangle in tiles of rows (``Yc[rows] Yc[:stop]'``, the multiply-adds of one
+    ``syrk``), each tile's share summed in order (off-diagonal tiles twice)."""
+    n = gram.shape[0]
+    centred = np.asarray(small, dtype=np.float64) - small.mean(axis=0, dtype=np.float64)
+
+    def tile(start: int) -> tuple[float, float, np.ndarray]:
+        stop = min(start + TILE_ROWS, n)
+        product = centred[start:stop] @ centred[:stop].T  # L[start:stop, :stop]
+        below, square = product[:, :start], product[:, start:]
+        cross = 2.0 * float(np.vdot(gram[start:stop, :start], below)) + float(np.vdot(gram[start:stop, start:stop],
+                                                                                         square))
+        own = 2.0 * float(np.vdot(below, below)) + float(np.vdot(square, square))
+        return cross, own, np.diagonal(square).copy()
+
+    parts = plan.map(tile, range(0, n, TILE_ROWS))
+    return (float(sum(part[0] for part in parts)), float(sum(part[1] for part in parts)),
+            np.concatenate([part[2] for part in parts]))
 
 
 def linear_cka(source: np.ndarray, target: np.ndarray, *, unbiased: bool = True, precision: str = "mixed",
-               backend=None) -> float:
+               backend=None, plan: ComputePlan | None = None) -> float:
     """Linear CKA between two row-aligned feature matrices.
 
     When the larger matrix has at least as many features as stimuli, its stimulus Gram matrix ``G`` is
-    formed once (:func:`brainscore_metrics._gram.stimulus_gram`) and every statistic comes from it:
-    ``<K1c, K2c>_F = sum((G Yc) * Yc)`` with ``Yc`` the (smaller, float64) centred other matrix.
+    formed once (:func:`brainscore_metrics._gram.stimulus_gram`) and every statistic comes from it and the smaller
+    matrix's Gram matrix ``L`` in tiles (``<K1c, K2c>_F = <G, L>_F``; :func:`_gram_cross_stats`); otherwise
+    through the feature products.
 
     Parameters
     ----------
@@ -104,25 +128,29 @@ def linear_cka(source: np.ndarray, target: np.ndarray, *, unbiased: bool = True,
         Block products of a float32 source in float32, summed in float64 ('mixed'), or in float64.
     backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
         Where the stimulus Gram matrix of a wide source is formed (the n x n x p product); numpy when None.
+    plan : ComputePlan or None, default=None
+        The caller's plan (a metric's); None: this call's own (:func:`cka_plan`), from ``precision`` and
+        ``backend``.
 
     Returns
     -------
     float
     """
     check_precision(precision)
+    if plan is None:
+        with gram_plan(backend, source, target, precision=precision) as plan:
+            return linear_cka(source, target, unbiased=unbiased, plan=plan)
     n = source.shape[0]
     big, small = (source, target) if source.size >= target.size else (target, source)
     if n <= big.shape[1] and small.shape[1] < n:
-        gram = _gram(big, precision, backend)
+        gram = _gram(plan, big)
         xx, dx = float(np.vdot(gram, gram)), np.diagonal(gram).copy()
-        centred = np.asarray(small, dtype=np.float64) - small.mean(axis=0, dtype=np.float64)
-        xy = float(np.vdot(gram @ centred, centred))
+        xy, yy, dy = _gram_cross_stats(plan, gram, small)
         del gram
-        yy, dy = _column_stats(small, precision, backend)
     else:
-        xy = _cross_frobenius(source, target)
-        xx, dx = _column_stats(source, precision, backend)
-        yy, dy = _column_stats(target, precision, backend)
+        xy = _cross_frobenius(plan, source, target)
+        xx, dx = _column_stats(plan, source)
+        yy, dy = _column_stats(plan, target)
     if not unbiased:
         denominator = np.sqrt(xx * yy)
         return float(xy / denominator) if denominator > 0 else float("nan")
@@ -267,7 +295,7 @@ class CKAMetric(Metric):
         aligned = second.values[second.order[rank_in_first]]
         return (aligned, first.values, first) if swapped else (first.values, aligned, first)
 
-    def _bootstrap(self, score: Score, source: np.ndarray, target: np.ndarray) -> None:
+    def _bootstrap(self, plan: ComputePlan, score: Score, source: np.ndarray, target: np.ndarray) -> None:
         """Percentile CI over stimuli with the centring of the full sample kept fixed.
 
         A resample with multiplicities ``w`` gives ``w'(C1*C2)w / sqrt(w'(C1*C1)w w'(C2*C2)w)`` with
@@ -279,8 +307,8 @@ class CKAMetric(Metric):
         if self.bootstrap is None:
             return
         centre = _u_center if self.unbiased else _double_center
-        gram1 = centre(_gram(source, self.precision, self.backend))
-        gram2 = centre(_gram(target, self.precision, self.backend))
+        gram1 = centre(_gram(plan, source))
+        gram2 = centre(_gram(plan, target))
         cross, self1, self2 = gram1 * gram2, gram1 * gram1, gram2 * gram2
         del gram1, gram2
         n = source.shape[0]
@@ -300,12 +328,12 @@ class CKAMetric(Metric):
 
     def __call__(self, source, target) -> Score:
         source_values, target_values, _ = self._aligned(source, target)
-        value = linear_cka(source_values, target_values, unbiased=self.unbiased, precision=self.precision,
-                           backend=self.backend)
-        score = Score(value)
-        score.attrs["raw"] = Score(value)
-        score.attrs["error"] = float("nan")
-        self._bootstrap(score, source_values, target_values)
+        with gram_plan(self.backend, source_values, target_values, precision=self.precision) as plan:
+            value = linear_cka(source_values, target_values, unbiased=self.unbiased, plan=plan)
+            score = Score(value)
+            score.attrs["raw"] = Score(value)
+            score.attrs["error"] = float("nan")
+            self._bootstrap(plan, score, source_values, target_values)
         return score
 
 
@@ -341,16 +369,19 @@ class CKACrossValidated(CKAMetric):
         splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
         split_values, pairs = splitter.split_values(split_frame(target, self.comparison_coord, self.neuroid_dim,
                                                                 splitter.stratification_coord))
-        gram1 = _gram(source_values, self.precision, self.backend)
-        gram2 = _gram(target_values, self.precision, self.backend)
-        per_split = []
-        for _, test in pairs:
-            rows = np.sort(first.order[np.searchsorted(first.stimulus_ids, split_values[test])])
-            cells = np.ix_(rows, rows)
-            per_split.append(linear_cka_from_grams(gram1[cells], gram2[cells], unbiased=self.unbiased))
-        center, error = aggregate_splits(per_split)
-        score = Score(center)
-        score.attrs["error"] = error
-        score.attrs["raw"] = Score(np.asarray(per_split), coords={"split": np.arange(len(per_split))}, dims=["split"])
-        self._bootstrap(score, source_values, target_values)
+        with gram_plan(self.backend, source_values, target_values, precision=self.precision) as plan:
+            gram1 = _gram(plan, source_values)
+            gram2 = _gram(plan, target_values)
+            per_split = []
+            for _, test in pairs:
+                rows = np.sort(first.order[np.searchsorted(first.stimulus_ids, split_values[test])])
+                cells = np.ix_(rows, rows)
+                per_split.append(linear_cka_from_grams(gram1[cells], gram2[cells], unbiased=self.unbiased))
+            del gram1, gram2
+            center, error = aggregate_splits(per_split)
+            score = Score(center)
+            score.attrs["error"] = error
+            score.attrs["raw"] = Score(np.asarray(per_split), coords={"split": np.arange(len(per_split))},
+                                       dims=["split"])
+            self._bootstrap(plan, score, source_values, target_values)
         return score

@@ -23,15 +23,13 @@ with ``attrs['raw']`` per neuroid and, for RidgeCV, ``attrs['alpha']``.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
 from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
-from brainscore_metrics._gram import check_precision, stimulus_gram
+from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
     MIXED_MIN_FEATURES_PER_STIMULUS,
@@ -40,7 +38,8 @@ from brainscore_metrics._ridge import (
     train_centered_kernel,
 )
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics.backend import blas_threads_for, factorisation_threads, resolve_backend
+from brainscore_metrics.backend._numpy_sources import RowStack
+from brainscore_metrics.backend.plan import compute_plan
 from brainscore_metrics.errors import UnknownRegressionError
 
 __all__ = ["DUAL_REGRESSIONS", "DualRidgeSplitCorrelation", "RowStack", "dual_ridge_predict", "stacked_gram"]
@@ -49,52 +48,21 @@ __all__ = ["DUAL_REGRESSIONS", "DualRidgeSplitCorrelation", "RowStack", "dual_ri
 DUAL_REGRESSIONS = ("dual_ridge", "dual_ridgecv")
 
 
-class RowStack:
-    """Several (n_i, p) numpy arrays seen as one (sum n_i, p) array without copying them.
-
-    Supports what :func:`brainscore_metrics._gram.stimulus_gram` reads on numpy: ``shape``, ``dtype``,
-    ``mean(axis=0, dtype=...)`` and column slices ``stack[:, start:stop]`` (which copy only that block).
-    """
-
-    def __init__(self, parts):
-        self.parts = [np.asarray(part) for part in parts]
-        widths = {part.shape[1] for part in self.parts}
-        if len(widths) != 1:
-            raise ValueError(f"stacked arrays need the same number of columns, got {sorted(widths)}")
-        self.shape = (sum(part.shape[0] for part in self.parts), widths.pop())
-        self.dtype = np.result_type(*self.parts)
-
-    def mean(self, axis=None, dtype=None, out=None, **kwargs):
-        if axis != 0:
-            raise ValueError("RowStack only averages over rows (axis=0)")
-        total = sum(part.sum(axis=0, dtype=np.float64) for part in self.parts)
-        return np.asarray(total / self.shape[0], dtype=dtype or np.float64)
-
-    def __getitem__(self, key):
-        rows, columns = key
-        if rows != slice(None):
-            raise IndexError("RowStack only slices columns")
-        return np.concatenate([part[:, columns] for part in self.parts], axis=0)
-
-
-def stacked_gram(xp, parts, *, precision: str = "mixed", mixed_min_features_per_stimulus: float = 0.0):
+def stacked_gram(plan, parts, *, mixed_min_features_per_stimulus: float = 0.0):
     """Gram matrix of the column-centred rows of ``parts`` stacked, float64 (n x n, n = sum of rows).
 
     Parameters
     ----------
-    xp : backend module
+    plan : ComputePlan
+        Its precision rules the products of float32 parts (:func:`brainscore_metrics._gram.stimulus_gram`).
     parts : sequence of arrays of shape (n_i, n_features), float32 or float64
-        On numpy they are read in feature blocks and never concatenated whole; on torch they are
-        concatenated once.
-    precision : {'mixed', 'float64'}, default='mixed'
-        As :func:`brainscore_metrics._gram.stimulus_gram`.
+        Stacked by the backend's ``row_stack``: on numpy read in feature blocks and never concatenated whole
+        (:class:`~brainscore_metrics.backend._numpy_sources.RowStack`); on torch concatenated once.
     mixed_min_features_per_stimulus : float, default=0.0
         As :func:`brainscore_metrics._gram.stimulus_gram` (ridge passes
         :data:`brainscore_metrics._ridge.MIXED_MIN_FEATURES_PER_STIMULUS`).
     """
-    check_precision(precision)
-    source = RowStack(parts) if xp.name == "numpy" else xp.concatenate([xp.asarray(part) for part in parts], axis=0)
-    return stimulus_gram(xp, source, center="columns", precision=precision,
+    return stimulus_gram(plan, plan.xp.row_stack(parts), center="columns",
                          mixed_min_features_per_stimulus=mixed_min_features_per_stimulus)
 
 
@@ -106,13 +74,14 @@ class _Shape:
         self.device = getattr(like, "device", None)
 
 
-def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_ridge", alpha: float = 1.0,
-                       alphas=ALPHA_LIST, precision: str = "mixed", cv="loo", alpha_per_target: bool = False):
+def dual_ridge_predict(plan, X_train, Y_train, X_test, *, regression: str = "dual_ridge", alpha: float = 1.0,
+                       alphas=ALPHA_LIST, cv="loo", alpha_per_target: bool = False):
     """Test predictions of ridge (``'dual_ridge'``) or RidgeCV (``'dual_ridgecv'``) fitted on the training pair.
 
     Parameters
     ----------
-    xp : backend module
+    plan : ComputePlan
+        Its precision rules the Gram products of a float32 source.
     X_train : array of shape (n_train, n_features), float32 or float64
     Y_train : array of shape (n_train, n_neuroids), float64
     X_test : array of shape (n_test, n_features)
@@ -121,7 +90,6 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
         Ridge penalty of ``'dual_ridge'``.
     alphas : sequence of float, default=ALPHA_LIST
         Candidate penalties of ``'dual_ridgecv'``.
-    precision : {'mixed', 'float64'}, default='mixed'
     cv : 'loo', int or splitter, default='loo'
         Folds of ``'dual_ridgecv'`` within the training rows (:class:`~brainscore_metrics.regression.RidgeCVRegression`).
     alpha_per_target : bool, default=False
@@ -131,6 +99,7 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     -------
     (predictions of shape (n_test, n_neuroids), chosen alpha (float, or array (n_neuroids,)) or None)
     """
+    xp = plan.xp
     if regression not in DUAL_REGRESSIONS:
         raise UnknownRegressionError(f"unknown dual regression {regression!r}; available: {DUAL_REGRESSIONS}")
     n_train, n_features = X_train.shape
@@ -138,19 +107,15 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
         n = n_train + X_test.shape[0]
         # float64 products when few features per stimulus vary: float32 rounding of a near-singular kernel exceeds
         # alpha there (issue 31's quantised input: 0.6 % of the predictions' scale on a fixed split)
-        gram = stacked_gram(xp, [X_train, X_test], precision=precision,
-                            mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
+        gram = stacked_gram(plan, [X_train, X_test], mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
         train, test = np.arange(n_train), np.arange(n_train, n)
         Y = xp.concatenate([Y_train, xp.zeros((n - n_train, Y_train.shape[1]), like=Y_train)], axis=0)
         shape = _Shape((n, n_features), gram)
-        # n x n factorisations on one thread unless the Gram product's thread probe just found all threads faster
-        # (threaded OpenBLAS Cholesky contends on a loaded machine; on a quiet one it is 1.6x faster at 3,200)
-        with factorisation_threads() if xp.name == "numpy" else contextlib.nullcontext():
-            if regression == "dual_ridge":
-                fitted = ridge_fit(xp, shape, Y, train, alpha=alpha, gram=gram)
-            else:
-                fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
-                                     alpha_per_target=alpha_per_target)
+        if regression == "dual_ridge":
+            fitted = ridge_fit(plan, shape, Y, train, alpha=alpha, gram=gram)
+        else:
+            fitted = ridgecv_fit(plan, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
+                                 alpha_per_target=alpha_per_target)
         kernel = train_centered_kernel(xp, gram, train, test)
         return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
     # primal: scikit-learn's Ridge / RidgeCV on the training stimuli
@@ -158,9 +123,9 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     Y = xp.concatenate([Y_train, xp.zeros((X_test.shape[0], Y_train.shape[1]), like=Y_train)], axis=0)
     train = np.arange(n_train)
     if regression == "dual_ridge":
-        fitted = ridge_fit(xp, X_all, Y, train, alpha=alpha)
+        fitted = ridge_fit(plan, X_all, Y, train, alpha=alpha)
     else:
-        fitted = ridgecv_fit(xp, X_all, Y, train, alphas=alphas, cv=cv, alpha_per_target=alpha_per_target)
+        fitted = ridgecv_fit(plan, X_all, Y, train, alphas=alphas, cv=cv, alpha_per_target=alpha_per_target)
     test_rows = xp.take(X_all, xp.index(np.arange(n_train, X_all.shape[0]), X_all), 0)
     return (test_rows - fitted["x_mean"]) @ fitted["coef"] + fitted["y_mean"], fitted.get("alpha")
 
@@ -212,14 +177,13 @@ class DualRidgeSplitCorrelation(SplitMetric):
             raise TypeError(f"{self.regression}: unknown regression_kwargs {sorted(kwargs)}; known: alpha, alphas")
         train_source, train_target = align_pair(source_train, target_train, stimulus_coord=self.comparison_coord)
         test_source, test_target = align_pair(source_test, target_test, stimulus_coord=self.comparison_coord)
-        xp = resolve_backend(self.backend)
-        X_train, X_test = xp.asarray(train_source.values), xp.asarray(test_source.values)
-        n_train, n_features = X_train.shape
-        with blas_threads_for(xp, flops=(n_train + X_test.shape[0]) ** 2 * n_features):
+        n_rows, n_features = len(train_source.values) + len(test_source.values), train_source.values.shape[1]
+        with compute_plan(self.backend, precision=self.precision, flops=n_rows ** 2 * n_features) as plan:
+            xp = plan.xp
+            X_train, X_test = xp.asarray(train_source.values), xp.asarray(test_source.values)
             prediction, chosen = dual_ridge_predict(
-                xp, X_train, xp.asarray(train_target.values, dtype=xp.float64), X_test,
-                regression=self.regression, alpha=alpha, alphas=ALPHA_LIST if alphas is None else alphas,
-                precision=self.precision)
+                plan, X_train, xp.asarray(train_target.values, dtype=xp.float64), X_test,
+                regression=self.regression, alpha=alpha, alphas=ALPHA_LIST if alphas is None else alphas)
             r = xp.to_numpy(pearson_columns(xp, prediction, xp.asarray(test_target.values, dtype=xp.float64)))
         valid = ~np.isnan(r)
         center = float(np.median(r[valid])) if valid.any() else float("nan")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._adam import TF1Adam
-from brainscore_metrics.backend import blas_threads_for, get_backend
+from brainscore_metrics.backend.plan import compute_plan
 from brainscore_metrics.errors import MissingCoordinateError, TooFewFeaturesError, UnknownBackendError
 
 __all__ = ["CHANNEL_COORDS", "MaskRegression"]
@@ -142,9 +142,9 @@ class MaskRegression:
         return np.einsum("knc,nc->kn", pooled, weights, optimize=True) + biases, pooled
 
     def _train(self, maps: np.ndarray, Y: np.ndarray, rng: np.random.RandomState) -> None:
-        # thousands of small steps: one BLAS thread each (several spin against each other, see blas_threads_for)
+        # thousands of small steps, each on one BLAS thread (every plan's; several threads spin against each other)
         step_flops = 6 * min(self.batch_size, len(maps)) * int(np.prod(maps.shape[1:])) * Y.shape[1]
-        with blas_threads_for(get_backend("numpy"), flops=step_flops):
+        with compute_plan("numpy", flops=step_flops):
             self._train_steps(maps, Y, rng)
 
     def _train_steps(self, maps: np.ndarray, Y: np.ndarray, rng: np.random.RandomState) -> None:

@@ -32,6 +32,7 @@ from brainscore_metrics._alignment_representational import (
     unwrap_activations,
     unwrap_rdms,
 )
+from brainscore_metrics._gram import gram_plan
 from brainscore_metrics._rdm_kernels import (
     _average_ranks,
     _correlate_ranks,
@@ -106,15 +107,12 @@ def _from_stack(stack: RDMStack) -> _Triangles:
                       stack.leading_coords)
 
 
-def _as_triangles(assembly, *, neuroid_dim: str, comparison_coord: str, what: str,
-                  precision: str = "mixed", backend=None) -> _Triangles:
+def _as_triangles(plan, assembly, *, neuroid_dim: str, comparison_coord: str, what: str) -> _Triangles:
     """Upper triangles from activations (computed without n x n matrices) or from precomputed RDMs."""
     if not is_activation_assembly(assembly, neuroid_dim):
         return _from_stack(unwrap_rdms(assembly, comparison_coord=comparison_coord, what=what))
     matrix = unwrap_activations(assembly, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord, what=what)
-    return _Triangles(correlation_distance_triangle(matrix.values, matrix.order, precision=precision,
-                                                    backend=backend)[None],
-                      matrix.stimulus_ids)
+    return _Triangles(correlation_distance_triangle(plan, matrix.values, matrix.order)[None], matrix.stimulus_ids)
 
 
 def _leading_raw(values: np.ndarray, parts: list[_Triangles], extra_dims: tuple = (), extra_coords=None) -> Score:
@@ -173,8 +171,9 @@ def metric_rdm(activations, *, neuroid_dim: str = "neuroid", comparison_coord: s
     """
     from brainio.assemblies import DataAssembly
 
-    triangles = _as_triangles(activations, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord,
-                              what="activations", precision=precision, backend=backend)
+    with gram_plan(backend, activations, precision=precision) as plan:
+        triangles = _as_triangles(plan, activations, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord,
+                                  what="activations")
     n = len(triangles.stimulus_ids)
     matrix = np.zeros((n, n))
     rows, columns = np.triu_indices(n, k=1)  # row-major: the order of the triangle
@@ -209,7 +208,8 @@ class RDM:
         from brainio.assemblies import DataAssembly
 
         matrix = unwrap_activations(assembly, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord)
-        rdm = pattern_correlations(matrix.values)
+        with gram_plan(None, matrix.values) as plan:
+            rdm = pattern_correlations(plan, matrix.values)
         np.subtract(1.0, rdm, out=rdm)
         row_dim, column_dim = RDM_DIMS
         coords = {name: (row_dim, np.asarray(coord.values)) for name, coord in assembly.coords.items()
@@ -281,19 +281,11 @@ class RDMMetric(Metric):
         self.precision = precision
         self.backend = backend
 
-    def _triangles(self, source, target) -> tuple[_Triangles, _Triangles]:
-        first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                              what="source", precision=self.precision, backend=self.backend)
-        second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                               what="target", precision=self.precision, backend=self.backend)
-        check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
-        return first, second
-
-    def _ranked(self, assembly, what: str) -> tuple[_Triangles, list[np.ndarray]]:
+    def _ranked(self, plan, assembly, what: str) -> tuple[_Triangles, list[np.ndarray]]:
         """Triangles and their ranks; without a bootstrap only the ranks are needed afterwards, so each
         triangle is released while it is ranked (bounds peak memory at MajajHong2015 scale)."""
-        triangles = _as_triangles(assembly, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                                  what=what, precision=self.precision, backend=self.backend)
+        triangles = _as_triangles(plan, assembly, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
+                                  what=what)
         if self.bootstrap is not None:
             return triangles, triangles.ranks()
         rows = list(triangles.values)
@@ -304,8 +296,9 @@ class RDMMetric(Metric):
         return triangles, ranks
 
     def __call__(self, source, target) -> Score:
-        first, source_ranks = self._ranked(source, "source")
-        second, target_ranks = self._ranked(target, "target")
+        with gram_plan(self.backend, source, target, precision=self.precision) as plan:
+            first, source_ranks = self._ranked(plan, source, "source")
+            second, target_ranks = self._ranked(plan, target, "target")
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         values = _correlate_ranks(source_ranks, target_ranks)
         score = Score(float(np.mean(values)))
@@ -346,12 +339,13 @@ class RDMCrossValidated(RDMMetric):
 
     def __call__(self, source, target) -> Score:
         keep_values = self.bootstrap is not None
-        first = _as_triangles(source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                              what="source", precision=self.precision, backend=self.backend)
-        first.prepare_subsets(keep_values=keep_values)  # before the second triangle exists: bounds memory
-        second = _as_triangles(target, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
-                               what="target", precision=self.precision, backend=self.backend)
-        second.prepare_subsets(keep_values=keep_values)
+        with gram_plan(self.backend, source, target, precision=self.precision) as plan:
+            first = _as_triangles(plan, source, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord,
+                                  what="source")
+            first.prepare_subsets(keep_values=keep_values)  # before the second triangle exists: bounds memory
+            second = _as_triangles(plan, target, neuroid_dim=self.neuroid_dim,
+                                   comparison_coord=self.comparison_coord, what="target")
+            second.prepare_subsets(keep_values=keep_values)
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
         splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
         split_values, splits = splitter.split_values(split_frame(target, self.comparison_coord, self.neuroid_dim,

@@ -55,24 +55,21 @@ class NeuronToNeuron(_ArrayRegression):
     def __init__(self, *, backend=None):
         self.backend = backend
 
-    def _fit(self, xp, X, Y, train, shared):
-        best = best_source_units(xp, X, Y, train)
+    def _fit(self, plan, X, Y, train, shared):
+        best = best_source_units(plan.xp, X, Y, train)
         self.best_units_ = best
         return {"best_units": best}
 
-    def cross_predict(self, X, Y, splits):
+    def _cross_predict(self, plan, X, Y, splits):
         """All splits from one pass over the source (:func:`~brainscore_metrics._neuron_to_neuron.
         best_source_units_splits`: held-out rows are subtracted from sums over all stimuli)."""
-        xp = self._xp(X, Y)
-        X, Y = self._as_source(xp, X), self._as(xp, Y)
-        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
-        best = best_source_units_splits(xp, X, Y, [train for train, _ in splits])
+        best = best_source_units_splits(plan.xp, X, Y, [train for train, _ in splits])
         self.split_info_ = [{"best_units": units} for units in best]
-        self.xp_ = xp
-        return [self._predict(xp, info, X, test, True) for info, (_, test) in zip(self.split_info_, splits,
-                                                                                  strict=True)]
+        return [self._predict(plan, info, X, test, True) for info, (_, test) in zip(self.split_info_, splits,
+                                                                                    strict=True)]
 
-    def _predict(self, xp, state, X, rows, same_source):
+    def _predict(self, plan, state, X, rows, same_source):
+        xp = plan.xp
         best = state["best_units"]
         rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows)
         values = xp.to_numpy(X)[np.ix_(rows, np.maximum(best, 0))].astype(np.float64)

@@ -22,7 +22,8 @@ from brainscore_core.metrics import Metric, Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics.backend import blas_threads_for, resolve_backend
+from brainscore_metrics.backend import resolve_backend
+from brainscore_metrics.backend.plan import compute_plan
 from brainscore_metrics.bootstrap import bootstrap_indices, percentile_interval
 from brainscore_metrics.notices import notice_wide_source
 from brainscore_metrics.regression import make_regression
@@ -186,8 +187,12 @@ class CrossRegressedCorrelation(Metric):
         n, p = X.shape
         notice_wide_source(p, max(len(train) for train, _ in splits), len(splits), f"{self.regression!s} regression",
                            n_stimuli=n if getattr(regression, "shares_one_gram", False) else None)
-        with blas_threads_for(xp, flops=len(splits) * n * p * (min(n, p) + Y.shape[1])):
-            predictions = regression.cross_predict(X, Y, splits)
+        # one plan for the call: this backend, the regression's precision, workers from the size of the fits
+        with compute_plan(xp, flops=len(splits) * n * p * (min(n, p) + Y.shape[1])) as plan:
+            if callable(getattr(regression, "cross_predict_in", None)):
+                predictions = regression.cross_predict_in(plan, X, Y, splits)
+            else:  # an estimator of the user's (one BLAS thread, as every plan)
+                predictions = regression.cross_predict(X, Y, splits)
             Yf = xp.asarray(Y, dtype=xp.float64)
             targets = [xp.take(Yf, xp.index(test, Yf), 0) for _, test in splits]
             raw = correlate_splits(xp, predictions, targets)
@@ -244,8 +249,15 @@ class SplitRegressedCorrelation(SplitMetric):
         xp = resolve_backend(self.backend)
         if regression.backend is None:
             regression.backend = xp.name
-        regression.fit(xp.asarray(train_source.values), xp.asarray(train_target.values))
-        prediction = regression.predict(xp.asarray(test_source.values))
+        n, p = train_source.values.shape
+        # one plan for the call: this backend, the regression's precision, workers from the size of the fit
+        with compute_plan(xp, flops=n * p * (min(n, p) + train_target.values.shape[1])) as plan:
+            if callable(getattr(regression, "fit_in", None)):
+                regression.fit_in(plan, xp.asarray(train_source.values), xp.asarray(train_target.values))
+                prediction = regression.predict_in(plan, xp.asarray(test_source.values))
+            else:  # an estimator of the user's
+                regression.fit(xp.asarray(train_source.values), xp.asarray(train_target.values))
+                prediction = regression.predict(xp.asarray(test_source.values))
         target = xp.asarray(test_target.values, dtype=xp.float64)
         r = xp.to_numpy(pearson_columns(xp, prediction, target))
         center = _median_over_neuroids(r[None, :])[0]

@@ -24,8 +24,8 @@ from brainscore_metrics._align import align_pair
 from brainscore_metrics._gram import check_precision, stimulus_gram
 from brainscore_metrics._pls_wide_target import pls_wide_target_correlations
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics.backend import blas_threads_for, resolve_backend
-from brainscore_metrics.dual_ridge import RowStack, stacked_gram
+from brainscore_metrics.backend.plan import compute_plan
+from brainscore_metrics.dual_ridge import stacked_gram
 from brainscore_metrics.errors import TooFewFeaturesError
 from brainscore_metrics.regression_correlation import CrossRegressedCorrelation, SplitRegressedCorrelation
 from brainscore_metrics.splits import aggregate_splits, indices_of_values
@@ -104,12 +104,12 @@ class ReversePredictivity(CrossRegressedCorrelation):
         sorted_values = np.asarray(source[splitter.split_coord].values)[model_m.order]
         splits = [(indices_of_values(sorted_values, values[train]), indices_of_values(sorted_values, values[test]))
                   for train, test in pairs]
-        xp = resolve_backend(self.backend)
-        X, Y = xp.asarray(neural_m.values, dtype=xp.float64), xp.asarray(model_m.values)
-        options = _pls_options(self.regression_kwargs, X.shape[1], min(len(train) for train, _ in splits))
-        n, p = Y.shape
-        with blas_threads_for(xp, flops=n * n * p):
-            gram = stimulus_gram(xp, Y, center="columns", precision=self.precision)
+        n, p = model_m.values.shape
+        with compute_plan(self.backend, precision=self.precision, flops=n * n * p) as plan:
+            xp = plan.xp
+            X, Y = xp.asarray(neural_m.values, dtype=xp.float64), xp.asarray(model_m.values)
+            options = _pls_options(self.regression_kwargs, X.shape[1], min(len(train) for train, _ in splits))
+            gram = stimulus_gram(plan, Y, center="columns")
             raw, n_iter = pls_wide_target_correlations(xp, gram, X, Y, splits, **options)
         per_split = _median_per_split(raw)
         center, error = aggregate_splits(per_split)
@@ -145,16 +145,17 @@ class ReversePredictivitySplit(SplitRegressedCorrelation):
         check_precision(self.precision)
         neural_train, model_train = align_pair(target_train, source_train, stimulus_coord=self.comparison_coord)
         neural_test, model_test = align_pair(target_test, source_test, stimulus_coord=self.comparison_coord)
-        xp = resolve_backend(self.backend)
-        X = xp.asarray(np.concatenate([neural_train.values, neural_test.values]), dtype=xp.float64)
         n_train = neural_train.values.shape[0]
-        splits = [(np.arange(n_train), np.arange(n_train, X.shape[0]))]
-        options = _pls_options(self.regression_kwargs, X.shape[1], n_train)
-        parts = [xp.asarray(model_train.values), xp.asarray(model_test.values)]
-        with blas_threads_for(xp, flops=X.shape[0] ** 2 * parts[0].shape[1]):
-            gram = stacked_gram(xp, parts, precision=self.precision)
-            Y = RowStack(parts) if xp.name == "numpy" else xp.concatenate(parts, axis=0)
-            raw, _ = pls_wide_target_correlations(xp, gram, X, Y, splits, **options)
+        n_rows = n_train + neural_test.values.shape[0]
+        with compute_plan(self.backend, precision=self.precision,
+                          flops=n_rows ** 2 * model_train.values.shape[1]) as plan:
+            xp = plan.xp
+            X = xp.asarray(np.concatenate([neural_train.values, neural_test.values]), dtype=xp.float64)
+            splits = [(np.arange(n_train), np.arange(n_train, X.shape[0]))]
+            options = _pls_options(self.regression_kwargs, X.shape[1], n_train)
+            parts = [xp.asarray(model_train.values), xp.asarray(model_test.values)]
+            gram = stacked_gram(plan, parts)
+            raw, _ = pls_wide_target_correlations(xp, gram, X, xp.row_stack(parts), splits, **options)
         r = raw[0]
         valid = ~np.isnan(r)
         center = float(np.median(r[valid])) if valid.any() else float("nan")

@@ -32,6 +32,7 @@ from brainscore_metrics._alignment_representational import (
     unwrap_activations,
     unwrap_rdms,
 )
+from brainscore_metrics._gram import gram_plan
 from brainscore_metrics._rdm_kernels import pattern_correlations, spearman_matrix, upper_triangles
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
 
@@ -145,8 +146,9 @@ class RSACeiling(Ceiling):
                     self.rdm(assembly.isel({self.neuroid_dim: np.flatnonzero(neuroid_subjects == subject)}))
                     for subject in subjects)])
                 return rdms, subjects, self._raw(subjects)
-            rdms = np.stack([1 - pattern_correlations(matrix.values[:, neuroid_subjects == subject])
-                             for subject in subjects])[:, matrix.order][:, :, matrix.order]
+            with gram_plan(None, matrix.values) as plan:
+                rdms = np.stack([1 - pattern_correlations(plan, matrix.values[:, neuroid_subjects == subject])
+                                 for subject in subjects])[:, matrix.order][:, :, matrix.order]
             return rdms, subjects, self._raw(subjects)
         stack = unwrap_rdms(assembly, comparison_coord=self.comparison_coord)
         unit_subjects = _broadcast_coord(stack, self.subject_coord)

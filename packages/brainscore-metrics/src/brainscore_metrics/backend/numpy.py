@@ -1,14 +1,41 @@
-"""numpy backend: the reference set of array functions used by the kernels."""
+"""numpy backend: the reference set of array functions used by the kernels, and numpy's fast paths (tiled products
+in :mod:`._numpy_tiles`, source views in :mod:`._numpy_sources`, LAPACK through scipy)."""
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
+from threadpoolctl import ThreadpoolController
+
+from brainscore_metrics.backend._numpy_sources import (  # noqa: F401 - part of this backend's flat set of names
+    RowStack,
+    as_source,
+    column_means,
+    row_means,
+    row_stack,
+    varying_columns,
+)
+from brainscore_metrics.backend._numpy_tiles import (  # noqa: F401 - part of this backend's flat set of names
+    rows_times,
+    stimulus_gram_blocks,
+    transpose_times,
+)
+from brainscore_metrics.backend._numpy_tiles import tiled_matmul as matmul  # noqa: F401
 
 name = "numpy"
 float64 = np.float64
 float32 = np.float32
+
+#: numpy's and scipy's BLAS libraries (both loaded by the imports above), found when this module is imported; a
+#: handle that is never changed, not a memory of any call
+_BLAS_LIBRARIES = ThreadpoolController().select(user_api="blas")
+
+
+def single_threaded_blas():
+    """A context manager inside which numpy's and scipy's BLAS (and LAPACK) run on one thread
+    (:mod:`brainscore_metrics.backend.plan`: OpenBLAS gives other bits on other thread counts)."""
+    return _BLAS_LIBRARIES.limit(limits=1)
 
 
 def asarray(x, dtype=None):
@@ -94,6 +121,10 @@ def any(x, axis=None):
 
 def max(x, axis=None):
     return np.max(x, axis=axis)
+
+
+def min(x, axis=None):
+    return np.min(x, axis=axis)
 
 
 def argmax(x, axis=None):
@@ -183,9 +214,6 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
 
     For a lower triangular ``L``, ``(L^-1)[start:, start:] = (L[start:, start:])^-1`` and ``(L^-1)[:start,
     start:] = 0``: the columns ``start:`` of ``L^-1`` cost ``(n - start)^3 / 3`` instead of ``n^3 / 3``.
-    LAPACK runs on one BLAS thread unless a thread probe just found all threads faster
-    (:func:`brainscore_metrics.backend.factorisation_threads`: threaded OpenBLAS Cholesky is 10x slower on a loaded
-    2-core machine, 1.6x faster on a quiet one).
 
     Parameters
     ----------
@@ -205,18 +233,15 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
 
     Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
     """
-    from brainscore_metrics.backend import factorisation_threads
-
     norm1 = float(np.max(np.sum(np.abs(a), axis=0))) if estimate_condition else np.nan
     if a.flags.c_contiguous and not a.flags.f_contiguous:
         a = a.T  # same matrix (symmetric), Fortran order: LAPACK works in place
-    with factorisation_threads():
-        factor, info = lapack.dpotrf(a, lower=1, clean=1, overwrite_a=overwrite)
-        if info != 0:
-            raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
-        rcond = float(lapack.dpocon(factor, norm1, uplo="L")[0]) if estimate_condition else np.nan
-        tail = np.array(factor[start:, start:], order="F")  # a copy: the factor itself is still needed
-        tail_inverse, info = lapack.dtrtri(tail, lower=1, overwrite_c=1)
+    factor, info = lapack.dpotrf(a, lower=1, clean=1, overwrite_a=overwrite)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
+    rcond = float(lapack.dpocon(factor, norm1, uplo="L")[0]) if estimate_condition else np.nan
+    tail = np.array(factor[start:, start:], order="F")  # a copy: the factor itself is still needed
+    tail_inverse, info = lapack.dtrtri(tail, lower=1, overwrite_c=1)
     if info != 0:
         raise np.linalg.LinAlgError(f"Cholesky factor is singular (trtri info={info})")
     return factor, tail_inverse, rcond
@@ -241,15 +266,11 @@ def pivoted_cholesky(a, tol: float):
 
     Returns ``(factor, order, rank)``: ``factor`` of shape (n, rank) is lower trapezoidal with its rows in pivot
     order, ``order`` (int array of shape (n,)) the pivot order (row ``i`` of ``factor`` belongs to row ``order[i]``
-    of ``a``), so that ``a[np.ix_(order, order)] ~= factor @ factor.T`` up to the dropped pivots. Runs on one BLAS
-    thread (see :func:`cholesky_tail_inverse`).
+    of ``a``), so that ``a[np.ix_(order, order)] ~= factor @ factor.T`` up to the dropped pivots.
     """
-    from brainscore_metrics.backend import one_blas_thread
-
     if a.flags.c_contiguous and not a.flags.f_contiguous:
         a = a.T  # symmetric: the transpose is the same matrix, in LAPACK's order
-    with one_blas_thread():
-        factor, pivots, rank, info = lapack.dpstrf(a, tol=float(tol), lower=1)
+    factor, pivots, rank, info = lapack.dpstrf(a, tol=float(tol), lower=1)
     if info < 0:
         raise np.linalg.LinAlgError(f"pstrf info={info}")
     # pstrf keeps a first pivot at or below tol when it is positive (a 2e-15 pivot of a zero matrix counted as rank
@@ -360,3 +381,12 @@ def item(x) -> float:
 
 def copy(x):
     return np.array(x, copy=True)
+
+
+def reorder_symmetric(matrix: np.ndarray, order: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
+    """``matrix[order][:, order]``: in ``matrix``'s own memory with ``overwrite`` (a C-ordered float64 matrix;
+    :func:`permute_symmetric_in_place`), else as one copy."""
+    if overwrite and matrix.flags.c_contiguous and matrix.dtype == np.float64:
+        permute_symmetric_in_place(matrix, order)
+        return matrix
+    return matrix[np.ix_(order, order)]

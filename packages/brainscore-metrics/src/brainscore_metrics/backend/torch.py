@@ -112,6 +112,10 @@ def max(x, axis=None):
     return torch.amax(x) if axis is None else torch.amax(x, dim=axis)
 
 
+def min(x, axis=None):
+    return torch.amin(x) if axis is None else torch.amin(x, dim=axis)
+
+
 def argmax(x, axis=None):
     return torch.argmax(x) if axis is None else torch.argmax(x, dim=axis)
 
@@ -234,3 +238,100 @@ def item(x) -> float:
 
 def copy(x):
     return x.clone()
+
+
+# ---------------------------------------------------------------- sources and products (numpy's are in _numpy_*.py)
+
+def single_threaded_blas():
+    """numpy's and scipy's BLAS on one thread (this backend calls scipy's LAPACK for ``pivoted_cholesky`` and
+    ``triangular_rcond``); torch's own threads are left as set (``torch.set_num_threads``)."""
+    from brainscore_metrics.backend import numpy as _numpy
+
+    return _numpy.single_threaded_blas()
+
+
+def as_source(X):
+    """A float32 or float64 tensor as it is, anything else as a float64 tensor."""
+    if isinstance(X, torch.Tensor) and X.dtype in (torch.float32, torch.float64):
+        return X
+    return asarray(X, dtype=torch.float64)
+
+
+def row_stack(parts):
+    """The row blocks ``parts`` as one source (concatenated once)."""
+    return torch.cat([asarray(part) for part in parts], dim=0)
+
+
+def column_means(X):
+    """Means of the columns in float64, shape (1, p)."""
+    return X.mean(dim=0, dtype=torch.float64)[None, :]
+
+
+def row_means(X):
+    """Means of the rows in float64, shape (n, 1)."""
+    return X.mean(dim=1, dtype=torch.float64)[:, None]
+
+
+#: rows on which :func:`varying_columns` first looks for a difference
+_HEAD_ROWS = 9
+
+
+def varying_columns(X, block: int = 2048):
+    """As the numpy backend's: every column compared with its first row, first on :data:`_HEAD_ROWS` rows (most varying
+    columns differ there), then the undecided columns on all rows. Returns an int ndarray or None."""
+    n, p = X.shape
+    if n < 2:
+        return np.arange(0)
+    varying = np.zeros(p, dtype=bool)
+    for start in range(0, p, block):
+        chunk = X[:, start:start + block]
+        decided = to_numpy(torch.any(chunk[1:_HEAD_ROWS] != chunk[:1], dim=0))
+        varying[start:start + block] = decided
+        undecided = np.flatnonzero(~decided)
+        if len(undecided):
+            chunk = torch.index_select(chunk, 1, index(undecided, chunk))
+            varying[start + undecided] = to_numpy(torch.any(chunk[1:] != chunk[:1], dim=0))
+    return None if varying.all() else np.flatnonzero(varying)
+
+
+def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool):
+    """As the numpy backend's: ``Z Z'`` over the column ``blocks`` of the centred ``X``, float64 (``Z Z'`` of each
+    block in one product; a float32 block centred as ``x - hi - lo``)."""
+    n = X.shape[0]
+    means = column_means(X) if center == "columns" else row_means(X) if center == "rows" else None
+    gram = torch.zeros((n, n), dtype=torch.float64, device=X.device)
+    if float32 and means is not None:
+        high = means.to(torch.float32)
+        low = (means - high.to(torch.float64)).to(torch.float32)
+    for columns in blocks:
+        mean_columns = columns if means is not None and means.shape[0] == 1 else slice(None)
+        if float32 and means is not None:
+            chunk = X[:, columns].to(torch.float32) - high[:, mean_columns]
+            chunk -= low[:, mean_columns]
+        else:  # float32 without centring, or float64
+            chunk = X[:, columns].to(torch.float32 if float32 else torch.float64)
+            if means is not None:
+                chunk = chunk - means[:, mean_columns]
+        gram += (chunk @ chunk.T).to(torch.float64)
+    return gram
+
+
+def matmul(plan, a, b):
+    """``a @ b`` (torch's own threads)."""
+    return a @ b
+
+
+def rows_times(plan, X, V):
+    """``X @ V`` in float64."""
+    return X.to(torch.float64) @ V
+
+
+def transpose_times(plan, X, U):
+    """``X' @ U`` in float64."""
+    return X.to(torch.float64).T @ U
+
+
+def reorder_symmetric(matrix, order, *, overwrite: bool = False):
+    """``matrix[order][:, order]`` (a copy)."""
+    rows = index(order, matrix)
+    return torch.index_select(torch.index_select(matrix, 0, rows), 1, rows)

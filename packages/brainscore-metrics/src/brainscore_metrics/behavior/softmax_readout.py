@@ -18,7 +18,7 @@ import numpy as np
 
 from brainscore_metrics._adam import TF1Adam
 from brainscore_metrics._tf_random import keras_variance_scaling
-from brainscore_metrics.backend import blas_threads_for, get_backend
+from brainscore_metrics.backend.plan import compute_plan
 
 __all__ = ["SoftmaxReadout"]
 
@@ -98,7 +98,7 @@ class SoftmaxReadout:
         weights = np.repeat(self._initial_weights(n_features, len(self.classes_))[None], n_readouts, axis=0)
         bias = np.full((n_readouts, len(self.classes_)), self.bias, dtype=np.float32)
         step_flops = 6 * n_readouts * min(self.train_batch_size, n_samples) * n_features * len(self.classes_)
-        with blas_threads_for(get_backend("numpy"), flops=step_flops):  # small steps: one BLAS thread
+        with compute_plan("numpy", flops=step_flops):  # small steps, on one BLAS thread (every plan's)
             weights, bias = self._train(features, targets, weights, bias)
         self.weights_, self.bias_ = (weights, bias) if stacked else (weights[0], bias[0])
         if not stacked and self.zscore_feats:

@@ -1,0 +1,146 @@
+"""numpy's tiled products: Gram matrices over feature blocks, row-tiled matrix products and row-block conversions.
+
+Every product here is cut into tiles of a fixed size, each computed by one single-threaded BLAS call, and the tiles
+run on the plan's worker threads (:meth:`brainscore_metrics.backend.plan.ComputePlan.map`): the bits of every tile,
+and so of the result, are the same for any number of workers (:mod:`brainscore_metrics.backend.plan`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["TILE_ROWS", "add_lower_products", "mirror_lower_triangle", "row_blocks", "rows_times",
+           "stimulus_gram_blocks", "tiled_matmul", "transpose_times"]
+
+#: rows per tile of a Gram product (a panel ``chunk[rows] chunk[:stop]'``) and of a row-tiled matrix product
+TILE_ROWS = 256
+
+
+def _width(columns) -> int:
+    return columns.stop - columns.start if isinstance(columns, slice) else len(columns)
+
+
+def add_lower_products(plan, gram: np.ndarray, chunk: np.ndarray) -> None:
+    """``gram += chunk chunk'`` on the lower triangle and the diagonal blocks of :data:`TILE_ROWS` (C-ordered float64
+    ``gram``; float32 or float64 ``chunk`` of shape (n, k)): one panel ``chunk[rows] chunk[:start]'`` plus the
+    diagonal block's ``syrk`` per tile, so the multiply-adds of one ``syrk`` and no n x n temporary."""
+    n = gram.shape[0]
+
+    def panel(start: int) -> None:
+        stop = min(start + TILE_ROWS, n)
+        rows = chunk[start:stop]
+        if start:
+            lower = gram[start:stop, :start]
+            np.add(lower, rows @ chunk[:start].T, out=lower)
+        diagonal = gram[start:stop, start:stop]
+        np.add(diagonal, rows @ rows.T, out=diagonal)  # numpy hands ``a @ a.T`` to BLAS syrk
+
+    plan.map(panel, reversed(range(0, n, TILE_ROWS)))  # the widest panels first: the workers finish together
+
+
+def mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
+    """Copy the lower triangle of a square C-ordered matrix onto its upper one, in place, by blocks of rows."""
+    n = matrix.shape[0]
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        diagonal = matrix[start:stop, start:stop]
+        upper = np.triu_indices(stop - start, 1)
+        diagonal[upper] = diagonal.T[upper]
+        matrix[start:stop, stop:] = matrix[stop:, start:stop].T
+
+
+def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool) -> np.ndarray:
+    """``Z Z'`` over the column ``blocks`` of ``X`` centred by ``center`` (:func:`brainscore_metrics._gram.
+    stimulus_gram` decides the blocks and the precision), float64, symmetric.
+
+    Column means are taken block by block (each block is read while it is in cache); a float32 block is centred as
+    ``x - hi - lo`` (the float64 means as a float32 pair: ``x - hi`` is exact for x near the mean by Sterbenz's
+    lemma, ``- lo`` rounds once). Every block is written into one reused buffer, and the output's pages are written
+    once before the first product.
+
+    Parameters
+    ----------
+    plan : ComputePlan
+    X : ndarray or RowStack of shape (n, p), float32 or float64
+    blocks : list of slices or int index arrays
+    center : {'columns', 'rows', 'none'}
+    float32 : bool
+        Multiply float32 blocks (``'mixed'`` precision of a float32 source), else float64 ones.
+    """
+    n = X.shape[0]
+    gram = np.empty((n, n))  # its lower triangle accumulates the products
+    gram.fill(0.0)
+    widest = max((_width(columns) for columns in blocks), default=0)
+    dtype = np.float32 if float32 else np.float64
+    buffer = np.empty(n * widest, dtype=dtype)  # each block's centred values, reused
+    gather = isinstance(X, np.ndarray) and bool(blocks) and not isinstance(blocks[0], slice)
+    gathered = np.empty(n * widest, dtype=X.dtype) if gather else None  # kept columns of one block, reused
+    row_means = np.mean(X, axis=1, dtype=np.float64)[:, None] if center == "rows" else None
+    if float32 and row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
+        high = row_means.astype(np.float32)
+        low = (row_means - high).astype(np.float32)
+    for columns in blocks:
+        if gathered is None:
+            values = X[:, columns]
+        else:
+            values = np.take(X, columns, axis=1, out=gathered[:n * len(columns)].reshape(n, len(columns)))
+        chunk = buffer[:n * values.shape[1]].reshape(n, values.shape[1])
+        if center == "columns" and float32:
+            means = np.mean(values, axis=0, dtype=np.float64)
+            column_high = means.astype(np.float32)
+            np.subtract(values, column_high, out=chunk, dtype=np.float32)
+            chunk -= (means - column_high).astype(np.float32)
+        elif center == "columns":
+            np.subtract(values, np.mean(values, axis=0, dtype=np.float64), out=chunk, dtype=np.float64)
+        elif center == "rows" and float32:
+            np.subtract(values, high, out=chunk, dtype=np.float32)
+            chunk -= low
+        elif center == "rows":
+            np.subtract(values, row_means, out=chunk, dtype=np.float64)
+        else:
+            np.copyto(chunk, values, casting="same_kind")
+        add_lower_products(plan, gram, chunk)
+    mirror_lower_triangle(gram)
+    return gram
+
+
+def tiled_matmul(plan, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` with the rows of ``a`` in tiles of :data:`TILE_ROWS`, on the plan's workers."""
+    if a.ndim != 2 or a.shape[0] <= TILE_ROWS or plan.threads <= 1:
+        return a @ b
+    out = np.empty((a.shape[0],) + b.shape[1:], dtype=np.result_type(a, b))
+
+    def tile(start: int) -> None:
+        np.matmul(a[start:start + TILE_ROWS], b, out=out[start:start + TILE_ROWS])
+
+    plan.map(tile, range(0, a.shape[0], TILE_ROWS))
+    return out
+
+
+def row_blocks(plan, X) -> list[slice]:
+    """Row slices of ``X`` holding about ``plan.block_bytes`` of float64 each."""
+    rows = max(1, plan.block_bytes // (8 * max(X.shape[1], 1)))
+    return [slice(start, start + rows) for start in range(0, X.shape[0], rows)]
+
+
+def rows_times(plan, X, V) -> np.ndarray:
+    """``X @ V`` in float64; a float32 ``X`` is converted block by block (never as a whole), the blocks on the plan's
+    workers."""
+    if X.dtype == np.float64:
+        return tiled_matmul(plan, X, V)
+    blocks = row_blocks(plan, X)
+    return np.concatenate(plan.map(lambda rows: np.asarray(X[rows], dtype=np.float64) @ V, blocks))
+
+
+def transpose_times(plan, X, U) -> np.ndarray:
+    """``X' @ U`` in float64; a float32 ``X`` is converted block by block (never as a whole). The row blocks' products
+    are summed in their order, :attr:`threads` blocks at a time (the same sum for any number of workers)."""
+    if X.dtype == np.float64:
+        return tiled_matmul(plan, X.T, U)
+    blocks = row_blocks(plan, X)
+    out = np.zeros((X.shape[1], U.shape[1])) if not blocks else None
+    for start in range(0, len(blocks), max(1, plan.threads)):
+        for product in plan.map(lambda rows: np.asarray(X[rows], dtype=np.float64).T @ U[rows],
+                                blocks[start:start + max(1, plan.threads)]):
+            out = product if out is None else np.add(out, product, out=out)
+    return out
