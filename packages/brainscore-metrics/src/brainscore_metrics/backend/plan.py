@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from types import ModuleType
 
+from brainscore_metrics.backend._selection import resolve_backend
 from brainscore_metrics.errors import InvalidParameterError
 
 __all__ = ["BLOCK_BYTES", "PRECISIONS", "SMALL_PROBLEM_FLOPS", "ComputePlan", "check_precision", "compute_plan",
@@ -142,8 +143,6 @@ def compute_plan(backend=None, *arrays, precision: str = "mixed", flops: float =
     ------
     ComputePlan
     """
-    from brainscore_metrics.backend import resolve_backend
-
     xp = resolve_backend(backend, *arrays)
     threads = _forced_threads.get()
     if threads is None:
