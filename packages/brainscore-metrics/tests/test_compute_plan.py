@@ -158,8 +158,9 @@ def _array_calls(X, Y):
 
 
 def test_every_worker_count_gives_the_same_bits(monkeypatch):
-    # tiles of 40 rows: 8 tiles at 300 stimuli, so that 2 and 4 workers really split the products
+    # tiles of 40 rows (8 at 300 stimuli) and Cholesky blocks of 64, so that 2 and 4 workers really split the work
     monkeypatch.setattr(tiles, "TILE_ROWS", 40)
+    monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 64)
     X, Y = _wide_float32()
     results = {}
     for threads in (1, 2, 4):
@@ -175,6 +176,7 @@ def test_every_worker_count_gives_the_same_score(monkeypatch, metric):
     from brainscore_metrics import plugin
 
     monkeypatch.setattr(tiles, "TILE_ROWS", 40)
+    monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 48)
     X, Y = _wide_float32(n=200, p=900)
     ids = [f"s{index}" for index in range(200)]
     objects = np.repeat(np.arange(8), 25).astype(str)

@@ -83,3 +83,30 @@ def test_symmetric_product_equals_the_matrix_product(columns, order):
         spoiled = a.copy()
         spoiled[np.triu_indices(40, 1)] = 1e6
         np.testing.assert_allclose(numpy_backend.symmetric_product(spoiled, b), a @ b, rtol=1e-12, atol=1e-12)
+
+
+def test_tiled_cholesky_and_solve_equal_lapack_on_any_number_of_workers(monkeypatch):
+    # blocks of 32 and tiles of 16 at n = 200: seven blocks, the panels and updates split across the workers
+    import scipy.linalg
+
+    monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 32)
+    monkeypatch.setattr(tiles, "TILE_ROWS", 16)
+    monkeypatch.setattr(tiles, "SOLVE_COLUMNS", 3)
+    rng = np.random.default_rng(4)
+    A = rng.normal(size=(200, 260))
+    A = A @ A.T / 260 + 0.1 * np.eye(200)
+    B = rng.normal(size=(200, 7))
+    numpy_backend = get_backend("numpy")
+    expected = scipy.linalg.cholesky(A, lower=True)
+    factors = []
+    for threads in (1, 2, 4):
+        plan = ComputePlan(numpy_backend, threads=threads)
+        with numpy_backend.single_threaded_blas():
+            factors.append(tiles.cholesky(plan, A))
+            solution = tiles.factor_solve(plan, factors[-1], B)
+        np.testing.assert_allclose(factors[-1], expected, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(solution, np.linalg.solve(A, B), rtol=1e-10, atol=1e-12)
+    for factor in factors[1:]:
+        np.testing.assert_array_equal(factor, factors[0])
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        tiles.cholesky(ComputePlan(numpy_backend, threads=2), A - 2 * np.eye(200) * np.abs(A).max())

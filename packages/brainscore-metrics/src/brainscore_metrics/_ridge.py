@@ -79,11 +79,23 @@ def train_centered_kernel(xp, gram, train, rows):
     r = gram @ selector  # r_i = mean over training j of G_ij
     r_train = xp.take(r, train_t, 0)
     r_bar = xp.mean(r_train)
-    block = xp.take(xp.take(gram, rows_t, 0), train_t, 1)
+    row_range, train_range = _as_range(rows), _as_range(train)
+    if row_range is not None and train_range is not None:  # one copy of a contiguous block (a fixed split's rows)
+        block = xp.copy(gram[row_range, train_range])
+    else:
+        block = xp.take(xp.take(gram, rows_t, 0), train_t, 1)
     block -= xp.take(r, rows_t, 0)[:, None]
     block -= r_train[None, :]
     block += r_bar
     return block
+
+
+def _as_range(rows) -> slice | None:
+    """``rows`` as a slice when they are consecutive and increasing, else None."""
+    rows = np.asarray(rows)
+    if len(rows) == 0 or rows[-1] - rows[0] != len(rows) - 1 or (len(rows) > 1 and not np.all(np.diff(rows) == 1)):
+        return None
+    return slice(int(rows[0]), int(rows[-1]) + 1)
 
 
 def _use_dual(X, n_train: int) -> bool:
@@ -123,9 +135,10 @@ def ridge_fit(plan, X, Y, train, *, alpha: float = 1.0, gram=None):
             gram = centered_gram(plan, X)
         y_train = xp.asarray(xp.take(Y, xp.index(train, X), 0), dtype=xp.float64)
         y_mean = xp.mean(y_train, axis=0)
-        kernel = train_centered_kernel(xp, gram, train, train)
-        regularised = kernel + alpha * xp.eye(len(train), like=kernel)
-        dual = xp.cholesky_solve(regularised, y_train - y_mean)
+        kernel = train_centered_kernel(xp, gram, train, train)  # a new array: regularised and factorised in place
+        diagonal = xp.arange(len(train), like=kernel)
+        kernel[diagonal, diagonal] += alpha
+        dual = xp.factor_solve(plan, xp.cholesky(plan, kernel, overwrite=True), y_train - y_mean)
         return {"dual": dual, "train": np.asarray(train), "y_mean": y_mean, "gram": gram}
     xc, yc, x_mean, y_mean = _centered_train(xp, X, Y, train)
     regularised = xc.T @ xc + alpha * xp.eye(X.shape[1], like=xc)
@@ -194,7 +207,7 @@ def ridge_heldout_predictions(plan, gram, Y, tests, *, alpha: float = 1.0, overw
     else:
         gram += xp.item(xp.mean(gram[diagonal, diagonal]))
     try:
-        factor, tail_inverse, rcond = xp.cholesky_tail_inverse(gram, start, estimate_condition=alpha <= 0,
+        factor, tail_inverse, rcond = xp.cholesky_tail_inverse(plan, gram, start, estimate_condition=alpha <= 0,
                                                                overwrite=True)
     except np.linalg.LinAlgError as error:
         raise IllConditionedKernelError(str(error)) from None
@@ -203,7 +216,7 @@ def ridge_heldout_predictions(plan, gram, Y, tests, *, alpha: float = 1.0, overw
         raise IllConditionedKernelError(f"kernel condition number ~{1 / max(rcond, 1e-300):.1e}")
     Y_ordered = xp.take(Y, order_rows, 0)
     ones = xp.ones((n, 1), like=Y_ordered)
-    solved = xp.cholesky_factor_solve(factor, xp.concatenate([Y_ordered, ones], axis=1))  # B [Y 1]
+    solved = xp.factor_solve(plan, factor, xp.concatenate([Y_ordered, ones], axis=1))  # B [Y 1]
     del factor
     v = solved[:, -1]
     s = xp.sum(v)

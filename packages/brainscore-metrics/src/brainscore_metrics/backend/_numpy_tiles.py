@@ -7,6 +7,8 @@ and so of the result, are the same for any number of workers (:mod:`brainscore_m
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 __all__ = ["TILE_ROWS", "add_lower_products", "mirror_lower_triangle", "row_blocks", "rows_times",
@@ -144,3 +146,89 @@ def transpose_times(plan, X, U) -> np.ndarray:
                                 blocks[start:start + max(1, plan.threads)]):
             out = product if out is None else np.add(out, product, out=out)
     return out
+
+
+#: rows and columns of a diagonal block of the tiled Cholesky factorisation (:func:`cholesky`); smaller matrices (at
+#: most two blocks) are factorised by one LAPACK call
+CHOLESKY_BLOCK = 256
+#: right-hand columns per tile of :func:`factor_solve`
+SOLVE_COLUMNS = 32
+
+
+def _lower_view(a: np.ndarray, overwrite: bool) -> np.ndarray:
+    """``a`` (symmetric) as a Fortran-ordered array, in its own memory with ``overwrite``."""
+    fortran = a.T if a.flags.c_contiguous and not a.flags.f_contiguous else a
+    return fortran if overwrite and fortran.flags.f_contiguous else np.array(fortran, order="F")
+
+
+def cholesky(plan, a: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
+    """Lower Cholesky factor of a symmetric positive definite ``a`` (Fortran order, strict upper triangle 0).
+
+    Right-looking and blocked, as LAPACK's ``potrf``, with every step in tiles: per block of
+    :data:`CHOLESKY_BLOCK` columns, the diagonal block by LAPACK ``potrf``, the panel below it by triangular solves
+    in tiles of :data:`TILE_ROWS` rows and the trailing lower triangle updated in tiles of :data:`TILE_ROWS` columns,
+    on the plan's workers. The tiles are fixed by ``n``, so the bits are the same for any number of workers (threaded
+    LAPACK's are not). At most two blocks: one LAPACK call.
+
+    Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
+    """
+    from scipy.linalg import lapack
+
+    factor = _lower_view(a, overwrite)
+    n = factor.shape[0]
+    if n <= 2 * CHOLESKY_BLOCK:
+        factor, info = lapack.dpotrf(factor, lower=1, clean=1, overwrite_a=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
+        return factor
+    for start in range(0, n, CHOLESKY_BLOCK):
+        stop = min(start + CHOLESKY_BLOCK, n)
+        diagonal, info = lapack.dpotrf(np.array(factor[start:stop, start:stop], order="F"), lower=1, clean=1,
+                                       overwrite_a=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={start + info})")
+        factor[start:stop, start:stop] = diagonal
+        if stop == n:
+            break
+        plan.map(functools.partial(_cholesky_panel, factor, diagonal, slice(start, stop)), range(stop, n, TILE_ROWS))
+        plan.map(functools.partial(_cholesky_update, factor, factor[stop:, start:stop], stop),
+                 range(stop, n, TILE_ROWS))
+    for start in range(0, n, TILE_ROWS):  # clean the strict upper triangle, as potrf(clean=1)
+        stop = min(start + TILE_ROWS, n)
+        factor[:start, start:stop] = 0.0
+        square = factor[start:stop, start:stop]
+        square[np.triu_indices(stop - start, 1)] = 0.0
+    return factor
+
+
+def _cholesky_panel(factor: np.ndarray, diagonal: np.ndarray, block: slice, row: int) -> None:
+    """``L[rows, block] = A[rows, block] L_bb^-T`` for the rows of one tile."""
+    from scipy.linalg import solve_triangular
+
+    rows = slice(row, min(row + TILE_ROWS, factor.shape[0]))
+    factor[rows, block] = solve_triangular(diagonal, factor[rows, block].T, lower=True, check_finite=False).T
+
+
+def _cholesky_update(factor: np.ndarray, below: np.ndarray, stop: int, column: int) -> None:
+    """``A[column:, columns] -= L[column:, block] L[columns, block]'`` for the columns of one tile (``below``:
+    ``L[stop:, block]``)."""
+    last = min(column + TILE_ROWS, factor.shape[0])
+    factor[column:, column:last] -= below[column - stop:] @ below[column - stop:last - stop].T
+
+
+def factor_solve(plan, factor: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Solve ``a x = b`` given the lower Cholesky factor of ``a`` (LAPACK ``potrs``), the columns of ``b`` in tiles of
+    :data:`SOLVE_COLUMNS` on the plan's workers; ``b`` of shape (n, k)."""
+    from scipy.linalg import lapack
+
+    out = np.empty(b.shape, order="F")
+
+    def solve(column: int) -> None:
+        columns = slice(column, column + SOLVE_COLUMNS)
+        solution, info = lapack.dpotrs(factor, np.array(b[:, columns], order="F"), lower=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"potrs info={info}")
+        out[:, columns] = solution
+
+    plan.map(solve, range(0, b.shape[1], SOLVE_COLUMNS))
+    return np.ascontiguousarray(out)

@@ -17,6 +17,8 @@ from brainscore_metrics.backend._numpy_sources import (  # noqa: F401 - part of 
     varying_columns,
 )
 from brainscore_metrics.backend._numpy_tiles import (  # noqa: F401 - part of this backend's flat set of names
+    cholesky,
+    factor_solve,
     rows_times,
     stimulus_gram_blocks,
     transpose_times,
@@ -207,16 +209,17 @@ def cholesky_inverse(a, overwrite: bool = False):
     return inverse.T if not inverse.flags.c_contiguous else inverse  # symmetric: the transpose is itself
 
 
-def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, overwrite: bool = False):
-    """Lower Cholesky factor ``L`` of a symmetric positive definite ``a``, the inverse of its trailing block
-    ``L[start:, start:]`` and an estimate of the reciprocal 1-norm condition number of ``a`` (LAPACK potrf,
-    pocon, trtri on the block only).
+def cholesky_tail_inverse(plan, a, start: int, *, estimate_condition: bool = True, overwrite: bool = False):
+    """Lower Cholesky factor ``L`` of a symmetric positive definite ``a`` (:func:`cholesky`: tiles on the plan's
+    workers), the inverse of its trailing block ``L[start:, start:]`` and an estimate of the reciprocal 1-norm
+    condition number of ``a`` (LAPACK pocon, trtri on the block only).
 
     For a lower triangular ``L``, ``(L^-1)[start:, start:] = (L[start:, start:])^-1`` and ``(L^-1)[:start,
     start:] = 0``: the columns ``start:`` of ``L^-1`` cost ``(n - start)^3 / 3`` instead of ``n^3 / 3``.
 
     Parameters
     ----------
+    plan : ComputePlan
     a : ndarray of shape (n, n)
     start : int
         First row and column of the trailing block, ``0 <= start <= n``.
@@ -234,11 +237,7 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
     Raises ``numpy.linalg.LinAlgError`` when ``a`` is not positive definite.
     """
     norm1 = float(np.max(np.sum(np.abs(a), axis=0))) if estimate_condition else np.nan
-    if a.flags.c_contiguous and not a.flags.f_contiguous:
-        a = a.T  # same matrix (symmetric), Fortran order: LAPACK works in place
-    factor, info = lapack.dpotrf(a, lower=1, clean=1, overwrite_a=overwrite)
-    if info != 0:
-        raise np.linalg.LinAlgError(f"matrix is not positive definite (potrf info={info})")
+    factor = cholesky(plan, a, overwrite=overwrite)
     rcond = float(lapack.dpocon(factor, norm1, uplo="L")[0]) if estimate_condition else np.nan
     tail = np.array(factor[start:, start:], order="F")  # a copy: the factor itself is still needed
     tail_inverse, info = lapack.dtrtri(tail, lower=1, overwrite_c=1)

@@ -182,7 +182,7 @@ def cholesky_inverse(a, overwrite: bool = False):
     return torch.cholesky_inverse(torch.linalg.cholesky(a))
 
 
-def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, overwrite: bool = False):
+def cholesky_tail_inverse(plan, a, start: int, *, estimate_condition: bool = True, overwrite: bool = False):
     """Lower Cholesky factor, inverse of its trailing block ``L[start:, start:]`` and a (pessimistic)
     reciprocal 1-norm condition number ``1 / (|a|_1 |W'|_1 |W|_1)`` with ``W = L^-1`` (formed whole only when
     ``estimate_condition``; NaN otherwise); see the numpy backend."""
@@ -198,6 +198,19 @@ def cholesky_tail_inverse(a, start: int, *, estimate_condition: bool = True, ove
     norm1 = torch.linalg.matrix_norm(a, ord=1)
     inverse_norm = torch.linalg.matrix_norm(inverse, ord=1) * torch.linalg.matrix_norm(inverse.T, ord=1)
     return factor, inverse[start:, start:].contiguous(), float(1.0 / (norm1 * inverse_norm))
+
+
+def cholesky(plan, a, *, overwrite: bool = False):
+    """Lower Cholesky factor of a symmetric positive definite ``a``; ``numpy.linalg.LinAlgError`` when it is not."""
+    factor, info = torch.linalg.cholesky_ex(a)
+    if int(info) != 0:
+        raise np.linalg.LinAlgError(f"matrix is not positive definite (cholesky info={int(info)})")
+    return factor
+
+
+def factor_solve(plan, factor, b):
+    """Solve ``a x = b`` given the lower Cholesky factor of ``a``; ``b`` of shape (n, k)."""
+    return torch.cholesky_solve(b, factor, upper=False)
 
 
 def cholesky_factor_solve(factor, b):
