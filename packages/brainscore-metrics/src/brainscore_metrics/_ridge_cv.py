@@ -97,11 +97,16 @@ def _heldout_errors(plan, V, w, CY, tests):
     """Mean squared held-out error per target, averaged over the folds ``tests`` (array (n_targets,)); the folds on the
     plan's workers, summed in their order."""
     xp = plan.xp
+    root = xp.sqrt(w) if bool(xp.to_numpy(xp.all(w >= 0))) else None  # w < 0 only for alpha below -lambda_min
 
     def fold_error(test):
         rows = xp.index(test, V)
         V_S = xp.take(V, rows, 0)
-        block = (V_S * w[None, :]) @ V_S.T
+        if root is not None:  # C_SS = (V_S w^1/2)(V_S w^1/2)': one syrk, half the multiply-adds
+            scaled = V_S * root[None, :]
+            block = scaled @ scaled.T
+        else:
+            block = (V_S * w[None, :]) @ V_S.T
         try:
             errors = xp.cholesky_solve(block, xp.take(CY, rows, 0))
         except (np.linalg.LinAlgError, RuntimeError):  # torch raises RuntimeErrors; C_SS is only semidefinite here
