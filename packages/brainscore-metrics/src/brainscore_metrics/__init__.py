@@ -51,6 +51,7 @@ _LAZY = {
     "PropertyCeiling": "brainscore_metrics.properties.ks_similarity",
     "use_backend": "brainscore_metrics.backend",
     "get_backend": "brainscore_metrics.backend",
+    "use_threads": "brainscore_metrics.backend",
     "check_metric": "brainscore_metrics.testing",
     # the array face (numpy or torch in, arrays or floats out)
     **dict.fromkeys(("ridge_predict", "ridgecv_predict", "dual_ridge_predict", "pearson_columns", "compute_rdm", "compare_rdms", "rsa", "linear_cka", "linear_cka_from_grams", "RDM_METHODS", "RDM_COMPARISONS"), "brainscore_metrics.arrays"),

@@ -26,6 +26,7 @@ from brainscore_metrics._pls_regression import PLSRegression
 from brainscore_metrics._rdm_comparisons import RDM_COMPARISONS, compare_rdm_vectors
 from brainscore_metrics._rdm_methods import RDM_METHODS, _as_numpy, rdm_vector
 from brainscore_metrics._ridge import ALPHA_LIST
+from brainscore_metrics.backend.plan import compute_plan
 from brainscore_metrics.regression import NeuronToNeuron
 
 __all__ = ["ALPHA_LIST", "RDM_COMPARISONS", "RDM_METHODS", "LinearRegression", "NeuronToNeuron", "PLSRegression",
@@ -62,7 +63,6 @@ def dual_ridge_predict(X_train, Y_train, X_test, *, regression: str = "dual_ridg
     (predictions of shape (n_test, n_neuroids), float64 on the backend; chosen alpha (float, array of shape
     (n_neuroids,) with ``alpha_per_target``, or None for ``'dual_ridge'``))
     """
-    from brainscore_metrics.backend.plan import compute_plan
     from brainscore_metrics.dual_ridge import dual_ridge_predict as _predict
 
     flops = (X_train.shape[0] + X_test.shape[0]) ** 2 * X_train.shape[1]
@@ -106,11 +106,11 @@ def pearson_columns(predictions, targets) -> np.ndarray:
     ndarray of shape (n_neuroids,), float64
     """
     from brainscore_metrics._correlation import pearson_columns as _pearson
-    from brainscore_metrics.backend import resolve_backend
 
-    xp = resolve_backend(None, predictions, targets)
-    r = _pearson(xp, xp.asarray(predictions, dtype=xp.float64), xp.asarray(targets, dtype=xp.float64))
-    return np.asarray(xp.to_numpy(r), dtype=np.float64)
+    with compute_plan(None, predictions, targets) as plan:
+        xp = plan.xp
+        r = _pearson(xp, xp.asarray(predictions, dtype=xp.float64), xp.asarray(targets, dtype=xp.float64))
+        return np.asarray(xp.to_numpy(r), dtype=np.float64)
 
 
 def compute_rdm(patterns, method: str = "correlation", *, conditions=None, folds=None, noise=None, remove_mean: bool = False,
@@ -129,7 +129,8 @@ def compare_rdms(rdms1, rdms2, method: str = "spearman", *, sigma_k=None) -> np.
     ``'spearman'``, ``'pearson'``, ``'cosine'``, ``'corr_cov'``, ``'cosine_cov'`` or ``'tau_a'``, as rsatoolbox's
     ``compare`` (:func:`brainscore_metrics._rdm_comparisons.compare_rdm_vectors` has the parameters). RDMs are
     upper-triangle vectors (n_pairs,), stacks of them (n_rdms, n_pairs) or square stacks (n_rdms, n, n)."""
-    return compare_rdm_vectors(rdms1, rdms2, method, sigma_k=sigma_k)
+    with compute_plan("numpy"):  # one BLAS thread: the comparisons are long dot products
+        return compare_rdm_vectors(rdms1, rdms2, method, sigma_k=sigma_k)
 
 
 def rsa(patterns1, patterns2, *, rdm_method: str = "correlation", comparison: str = "spearman",

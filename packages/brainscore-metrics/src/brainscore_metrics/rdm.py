@@ -234,6 +234,10 @@ class RDMSimilarity:
         self.comparison_coord = comparison_coord
 
     def __call__(self, rdm_assembly1, rdm_assembly2):
+        with gram_plan(None, rdm_assembly1, rdm_assembly2):  # one BLAS thread: rank correlations are long dot products
+            return self._similarity(rdm_assembly1, rdm_assembly2)
+
+    def _similarity(self, rdm_assembly1, rdm_assembly2):
         first = unwrap_rdms(rdm_assembly1, comparison_coord=self.comparison_coord, what="rdm_assembly1")
         second = unwrap_rdms(rdm_assembly2, comparison_coord=self.comparison_coord, what="rdm_assembly2")
         check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord,
@@ -296,15 +300,16 @@ class RDMMetric(Metric):
         return triangles, ranks
 
     def __call__(self, source, target) -> Score:
+        # one plan for the whole call: the rank correlations are long dot products, BLAS on one thread too
         with gram_plan(self.backend, source, target, precision=self.precision) as plan:
             first, source_ranks = self._ranked(plan, source, "source")
             second, target_ranks = self._ranked(plan, target, "target")
-        check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
-        values = _correlate_ranks(source_ranks, target_ranks)
-        score = Score(float(np.mean(values)))
-        score.attrs["raw"] = _leading_raw(values, [first, second])
-        score.attrs["error"] = float(np.std(values) / np.sqrt(values.size)) if values.size > 1 else float("nan")
-        _bootstrap_attrs(score, first, second, n_bootstrap=self.bootstrap, random_state=self.random_state)
+            check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
+            values = _correlate_ranks(source_ranks, target_ranks)
+            score = Score(float(np.mean(values)))
+            score.attrs["raw"] = _leading_raw(values, [first, second])
+            score.attrs["error"] = float(np.std(values) / np.sqrt(values.size)) if values.size > 1 else float("nan")
+            _bootstrap_attrs(score, first, second, n_bootstrap=self.bootstrap, random_state=self.random_state)
         return score
 
 
@@ -346,21 +351,21 @@ class RDMCrossValidated(RDMMetric):
             second = _as_triangles(plan, target, neuroid_dim=self.neuroid_dim,
                                    comparison_coord=self.comparison_coord, what="target")
             second.prepare_subsets(keep_values=keep_values)
-        check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
-        splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
-        split_values, splits = splitter.split_values(split_frame(target, self.comparison_coord, self.neuroid_dim,
-                                                                 splitter.stratification_coord))
-        n = len(first.stimulus_ids)
-        per_split = []
-        for _, test in splits:
-            selected = triangle_mask(np.searchsorted(first.stimulus_ids, split_values[test]), n)
-            per_split.append(_correlate_ranks(first.subset_ranks(selected), second.subset_ranks(selected)))
-            del selected
-        per_split = np.stack(per_split)
-        center, error = aggregate_splits(per_split.reshape(len(per_split), -1).mean(axis=1))
-        score = Score(center)
-        score.attrs["error"] = error
-        score.attrs["raw"] = _leading_raw(per_split, [first, second], extra_dims=("split",),
-                                          extra_coords={"split": np.arange(len(per_split))})
-        _bootstrap_attrs(score, first, second, n_bootstrap=self.bootstrap, random_state=self.random_state)
+            check_same_stimuli(first.stimulus_ids, second.stimulus_ids, coord=self.comparison_coord)
+            splitter = make_test_only_splitter(self.crossvalidation_kwargs, self.comparison_coord)
+            split_values, splits = splitter.split_values(split_frame(target, self.comparison_coord, self.neuroid_dim,
+                                                                     splitter.stratification_coord))
+            n = len(first.stimulus_ids)
+            per_split = []
+            for _, test in splits:
+                selected = triangle_mask(np.searchsorted(first.stimulus_ids, split_values[test]), n)
+                per_split.append(_correlate_ranks(first.subset_ranks(selected), second.subset_ranks(selected)))
+                del selected
+            per_split = np.stack(per_split)
+            center, error = aggregate_splits(per_split.reshape(len(per_split), -1).mean(axis=1))
+            score = Score(center)
+            score.attrs["error"] = error
+            score.attrs["raw"] = _leading_raw(per_split, [first, second], extra_dims=("split",),
+                                              extra_coords={"split": np.arange(len(per_split))})
+            _bootstrap_attrs(score, first, second, n_bootstrap=self.bootstrap, random_state=self.random_state)
         return score

@@ -196,18 +196,18 @@ class CrossRegressedCorrelation(Metric):
             Yf = xp.asarray(Y, dtype=xp.float64)
             targets = [xp.take(Yf, xp.index(test, Yf), 0) for _, test in splits]
             raw = correlate_splits(xp, predictions, targets)
-        per_split = _median_over_neuroids(raw)
-        center, error = aggregate_splits(per_split)
-        raw_coords = {"split": np.arange(len(splits)), **target_m.neuroid_coords}
-        attrs = {"splits": per_split}
-        info = getattr(regression, "split_info_", [])
-        if info and info[0]:
-            for key in info[0]:
-                attrs[key] = np.asarray([entry[key] for entry in info])
-        if self.bootstrap:
-            low, high, _ = bootstrap_cv(xp, predictions, targets, n_bootstrap=self.bootstrap,
-                                        confidence=self.confidence, random_state=self.bootstrap_random_state)
-            attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
+            per_split = _median_over_neuroids(raw)
+            center, error = aggregate_splits(per_split)
+            raw_coords = {"split": np.arange(len(splits)), **target_m.neuroid_coords}
+            attrs = {"splits": per_split}
+            info = getattr(regression, "split_info_", [])
+            if info and info[0]:
+                for key in info[0]:
+                    attrs[key] = np.asarray([entry[key] for entry in info])
+            if self.bootstrap:
+                low, high, _ = bootstrap_cv(xp, predictions, targets, n_bootstrap=self.bootstrap,
+                                            confidence=self.confidence, random_state=self.bootstrap_random_state)
+                attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         return make_score(center, error, raw=raw_score(raw, ["split", "neuroid"], raw_coords), **attrs)
 
 
@@ -258,15 +258,15 @@ class SplitRegressedCorrelation(SplitMetric):
             else:  # an estimator of the user's
                 regression.fit(xp.asarray(train_source.values), xp.asarray(train_target.values))
                 prediction = regression.predict(xp.asarray(test_source.values))
-        target = xp.asarray(test_target.values, dtype=xp.float64)
-        r = xp.to_numpy(pearson_columns(xp, prediction, target))
-        center = _median_over_neuroids(r[None, :])[0]
-        attrs = {}
-        if getattr(regression, "alpha_", None) is not None:
-            attrs["alpha"] = regression.alpha_
-        if self.bootstrap:
-            low, high, _ = bootstrap_cv(xp, [prediction], [target], n_bootstrap=self.bootstrap,
-                                        confidence=self.confidence, random_state=self.bootstrap_random_state)
-            attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
+            target = xp.asarray(test_target.values, dtype=xp.float64)
+            r = xp.to_numpy(pearson_columns(xp, prediction, target))
+            center = _median_over_neuroids(r[None, :])[0]
+            attrs = {}
+            if getattr(regression, "alpha_", None) is not None:
+                attrs["alpha"] = regression.alpha_
+            if self.bootstrap:
+                low, high, _ = bootstrap_cv(xp, [prediction], [target], n_bootstrap=self.bootstrap,
+                                            confidence=self.confidence, random_state=self.bootstrap_random_state)
+                attrs.update(ci_low=low, ci_high=high, ci_confidence=self.confidence, confidence=self.confidence)
         raw = raw_score(r, ["neuroid"], dict(test_target.neuroid_coords))
         return make_score(center, np.nan, raw=raw, **attrs)

@@ -129,7 +129,7 @@ class RSACeiling(Ceiling):
         self.bootstrap = bootstrap
         self.random_state = random_state
 
-    def _units(self, assembly) -> tuple[np.ndarray, np.ndarray, Score]:
+    def _units(self, plan, assembly) -> tuple[np.ndarray, np.ndarray, Score]:
         """RDMs (n_units, n, n), the subject of each unit, and an empty-valued template for raw."""
         if self.sessions not in ("average", "separate"):
             raise ValueError(f"sessions must be 'average' or 'separate', got {self.sessions!r}")
@@ -146,9 +146,8 @@ class RSACeiling(Ceiling):
                     self.rdm(assembly.isel({self.neuroid_dim: np.flatnonzero(neuroid_subjects == subject)}))
                     for subject in subjects)])
                 return rdms, subjects, self._raw(subjects)
-            with gram_plan(None, matrix.values) as plan:
-                rdms = np.stack([1 - pattern_correlations(plan, matrix.values[:, neuroid_subjects == subject])
-                                 for subject in subjects])[:, matrix.order][:, :, matrix.order]
+            rdms = np.stack([1 - pattern_correlations(plan, matrix.values[:, neuroid_subjects == subject])
+                             for subject in subjects])[:, matrix.order][:, :, matrix.order]
             return rdms, subjects, self._raw(subjects)
         stack = unwrap_rdms(assembly, comparison_coord=self.comparison_coord)
         unit_subjects = _broadcast_coord(stack, self.subject_coord)
@@ -184,7 +183,11 @@ class RSACeiling(Ceiling):
         return upper, lower
 
     def __call__(self, assembly) -> Score:
-        rdms, subjects, template = self._units(assembly)
+        with gram_plan(None, assembly) as plan:  # one BLAS thread for the call: rank correlations are long dot products
+            return self._ceiling(plan, assembly)
+
+    def _ceiling(self, plan, assembly) -> Score:
+        rdms, subjects, template = self._units(plan, assembly)
         upper, lower = self._bounds(upper_triangles(rdms), subjects)
         upper_bound, lower_bound = float(np.mean(upper)), float(np.mean(lower))
         score = Score(upper_bound)
