@@ -44,6 +44,28 @@ class _LinearFamily(_ArrayRegression):
     def _shared(self, plan, X):
         return centered_gram(plan, X)
 
+    def _fit_rows(self, plan, X, Y, rows) -> None:
+        self._keep_coefficients(self._fit(plan, X, Y, rows, shared=None))
+
+    def _keep_coefficients(self, state: dict) -> None:
+        self.fit_state_ = state
+        self.coef_ = state["coef"]
+        self.intercept_ = state["y_mean"] - state["x_mean"] @ state["coef"]
+
+    def predict(self, X, rows=None):
+        """Predictions ``X[rows] @ coef_ + intercept_`` of shape (n_rows, n_neuroids), float64, on the fitting backend;
+        a float32 ``X`` is read in float64 row blocks (no float64 copy of it)."""
+        with self._plan(X, flops=float(np.prod(X.shape)) * self.coef_.shape[1], backend=self.xp_) as plan:
+            return self.predict_in(plan, X, rows)
+
+    def predict_in(self, plan, X, rows=None):
+        """:meth:`predict` inside the caller's plan."""
+        xp = plan.xp
+        X = xp.as_source(xp.asarray(X))
+        if rows is not None:
+            X = xp.take(X, xp.index(np.asarray(rows), X), 0)
+        return xp.rows_times(plan, X, self.coef_) + self.intercept_
+
     def _heldout_predictions(self, plan, X, Y, splits, alpha: float):
         """All splits from one factorisation of the Gram matrix, or None when the identity does not apply
         (training rows not the complement of the test rows, or no more features than training stimuli)."""
@@ -119,23 +141,7 @@ class RidgeRegression(_LinearFamily):
             state = primal_from_dual(plan, state, subset)
         else:
             state = self._fit(plan, X, Y, rows, shared=None)
-        self.fit_state_ = state
-        self.coef_ = state["coef"]
-        self.intercept_ = state["y_mean"] - state["x_mean"] @ state["coef"]
-
-    def predict(self, X, rows=None):
-        """Predictions ``X[rows] @ coef_ + intercept_`` of shape (n_rows, n_neuroids), float64, on the fitting backend;
-        a float32 ``X`` is read in float64 row blocks."""
-        with self._plan(X, flops=float(np.prod(X.shape)) * self.coef_.shape[1], backend=self.xp_) as plan:
-            return self.predict_in(plan, X, rows)
-
-    def predict_in(self, plan, X, rows=None):
-        """:meth:`predict` inside the caller's plan."""
-        xp = plan.xp
-        X = xp.as_source(xp.asarray(X))
-        if rows is not None:
-            X = xp.take(X, xp.index(np.asarray(rows), X), 0)
-        return xp.rows_times(plan, X, self.coef_) + self.intercept_
+        self._keep_coefficients(state)
 
     def _cross_predict(self, plan, X, Y, splits):
         """As :meth:`_ArrayRegression._cross_predict`. With more features than training stimuli and splits whose
@@ -205,10 +211,17 @@ class LinearRegression(_LinearFamily):
     rcond : float, default=1e-6
         Singular values below ``rcond`` times the largest are treated as zero (scikit-learn's ``tol``).
     precision : {'float64', 'mixed'}, default='float64'
-        Products of a float32 source for the Gram matrix. Least squares through the Gram matrix squares the
-        source's condition number, so float32 products ('mixed') can lose more than the reference's own float32
-        fit; float64 is the default.
+        Products of a float32 source for the Gram matrix (``fit`` and ``cross_predict`` alike). Least squares through
+        the Gram matrix squares the source's condition number, so float32 products ('mixed') can lose more than the
+        reference's own float32 fit; float64 is the default.
     backend : str or None, default=None
+
+    Attributes
+    ----------
+    coef_ : array of shape (n_features, n_neuroids), float64
+        After ``fit``.
+    intercept_ : array of shape (n_neuroids,), float64
+        After ``fit``: predictions are ``X @ coef_ + intercept_``.
     """
 
     def __init__(self, rcond: float = RCOND, *, precision: str = "float64", backend=None):

@@ -12,8 +12,9 @@
 
 Rows are aligned on ``stimulus_id``. For two feature matrices the statistic is computed without
 forming n x n matrices where the feature space is smaller (``||X'X||_F``, ``||X'Y||_F``): with centred
-columns every term of HSIC_u reduces to these Frobenius norms and the squared row norms. Where a
-stimulus count is smaller than a feature count the Gram matrix is formed with BLAS ``syrk``.
+columns every term of HSIC_u reduces to these Frobenius norms and the squared row norms. Where the larger input has
+more features than stimuli its stimulus Gram matrix ``G`` is formed once (:mod:`brainscore_metrics._gram`) and the
+cross term is ``<G, L>_F`` with the smaller input's Gram matrix ``L`` taken tile by tile.
 """
 
 from __future__ import annotations
