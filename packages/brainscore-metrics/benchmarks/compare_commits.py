@@ -12,8 +12,8 @@ metrics of ``bench_regression.py`` / ``bench_representational.py`` on assemblies
 issue 31's hard inputs (``q8`` fast path, ``q8r`` fallback), the newest metrics' speed inputs, and small calls whose
 cost is mostly per-call overhead (``synth`` 640 x 300, ``act92``). Run::
 
-    python benchmarks/bench_before_after.py prepare --commit 7a3ff3f --dir /tmp/before
-    BRAINSCORE_RAW_DATA=/work/shared/data python benchmarks/bench_before_after.py run --dir /tmp/before \\
+    python benchmarks/compare_commits.py prepare --commit 7a3ff3f --dir /tmp/before
+    BRAINSCORE_RAW_DATA=/work/shared/data python benchmarks/compare_commits.py run --dir /tmp/before \\
         --repeats 3 --out /tmp/before_after.json
 """
 
