@@ -79,6 +79,9 @@ class InternalConsistency(Ceiling):
     ----------
     repetition_coord : str, default='repetition'
         Presentation coordinate that numbers the repetitions (e.g. 'repetition_id').
+    split_coord : str or None, default=None
+        Brain-Score's name of ``repetition_coord`` (``load_ceiling('internal_consistency', split_coord=
+        'repetition_id')``, as its Cadena2017 benchmarks call it); when given, it is the repetition coordinate.
     n_splits : int, default=10
     random_state : int, default=1
     backend : str or None, default=None
@@ -100,8 +103,9 @@ class InternalConsistency(Ceiling):
     @renamed_keywords(bootstrap_seed="bootstrap_random_state")
     def __init__(self, repetition_coord: str = "repetition", *, n_splits: int = 10, random_state: int = 1,
                  backend=None, bootstrap: int | None = None, confidence: float = 0.95, bootstrap_random_state: int = 0,
-                 max_batch_bytes: int | None = None):
+                 max_batch_bytes: int | None = None, split_coord: str | None = None):
         self.repetition_coord = repetition_coord
+        self.split_coord = split_coord
         self.n_splits = n_splits
         self.random_state = random_state
         self.backend = backend
@@ -109,6 +113,9 @@ class InternalConsistency(Ceiling):
         self.confidence = confidence
         self.bootstrap_random_state = bootstrap_random_state
         self.max_batch_bytes = max_batch_bytes
+
+    def _repetition_coord(self) -> str:
+        return self.repetition_coord if self.split_coord is None else self.split_coord
 
     def _consistency(self, rows: np.ndarray, slots: np.ndarray):
         """(n_splits, n_columns) corrected r for rows (n_presentations, n_columns) and slots
@@ -129,7 +136,7 @@ class InternalConsistency(Ceiling):
         return (*percentile_interval(samples, self.confidence), samples)
 
     def __call__(self, assembly) -> Score:
-        rows, slots, _ = repetition_rows(assembly, self.repetition_coord)
+        rows, slots, _ = repetition_rows(assembly, self._repetition_coord())
         xp, result = self._consistency(rows, slots)
         raw, halves = (result if self.bootstrap else (result, None))
         per_split = _median(raw, axis=1)
@@ -151,7 +158,7 @@ class InternalConsistencyTemporal(InternalConsistency):
 
     def __call__(self, assembly) -> Score:
         require_dims(assembly, ("time_bin",))
-        rows, slots, _ = repetition_rows(assembly, self.repetition_coord, time=True)
+        rows, slots, _ = repetition_rows(assembly, self._repetition_coord(), time=True)
         n_presentations, n_neuroids, n_bins = rows.shape
         xp, result = self._consistency(rows.reshape(n_presentations, n_neuroids * n_bins), slots)
         raw, halves = (result if self.bootstrap else (result, None))

@@ -175,6 +175,7 @@ class CrossRegressedCorrelation(Metric):
         prepare_regression(regression, source_m)
         splitter = self._splitter()
         values, pairs = splitter.split_values(target)
+        pairs = splitter.preprocess(pairs, source)
         split_values = np.asarray(target[splitter.split_coord].values)[target_m.order]
         by_id = np.argsort(source_m.stimulus_ids, kind="stable")
         splits = [(_in_id_order(by_id, split_values, values[train]), _in_id_order(by_id, split_values, values[test]))

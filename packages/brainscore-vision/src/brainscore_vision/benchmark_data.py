@@ -34,6 +34,16 @@ _GEIRHOS_SHIPPED = "cueconflict|edge|silhouette|sketch"
 #: (pattern of identifiers, need, local folder or None), first match wins
 RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"Marques2020_FreemanZiemba2013-", "unavailable", None),
+    # the neural families and the private core benchmarks (issue 39): each family's access is in its data plugin's
+    # catalogue.json (private: Brain-Score marks the data private; credentials: its tests do, its metadata does not)
+    (r"Bracci2019\.", "private", None),
+    (r"Cadena2017-", "credentials", None),
+    (r"Igustibagus2024[-.]", "private", None),
+    (r"Kar2019-", "private", None),
+    (r"Li2026\.", "credentials", None),
+    (r"Rajalingham2020\.", "private", None),
+    (r"(Sanghavi|SanghaviJozwik|SanghaviMurty)2020\.", "private", None),
+    (r"(MajajHong2015\.(V4|IT)-pls|FreemanZiemba2013\.(V1|V2)-pls|Rajalingham2018-i2n)$", "private", None),
     (r"(Cowley2023\.|Kriegeskorte2008\.|Kiani2007\.|tong\.Coggan2024_fMRI\.|Marques2020_|Hermann2020cueconflict-)",
      "shipped", None),
     (rf"Geirhos2021({_GEIRHOS_SHIPPED})-", "shipped", None),
@@ -49,6 +59,11 @@ RULES: tuple[tuple[str, str, str | None], ...] = (
 #: (pattern of the module of a data or stimulus-set plugin, need, local folder or None), first match wins
 PLUGIN_MODULE_RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"brainscore_vision\.data_helpers\.public_catalogue$", "network", None),
+    # the data plugins of issue 39 (by reference; access as in their catalogue.json)
+    (r"brainscore_vision\.data\.(bracci2019|igustibagus2024|kar2019|rajalingham2020|sanghavi2020|rust2012)\b",
+     "private", None),
+    (r"brainscore_vision\.data\.(majajhong2015|freemanziemba2013|rajalingham2018)\b", "private", None),
+    (r"brainscore_vision\.data\.(cadena2017|li2026)\b", "credentials", None),
     (r"brainscore_vision\.data\.things\b", "network+local", "things"),
     (r"brainscore_vision\.data\.allen2022\b", "local", "nsd"),
     (r"brainscore_vision\.data\.laion_fmri\b", "local", "laion_fmri"),
