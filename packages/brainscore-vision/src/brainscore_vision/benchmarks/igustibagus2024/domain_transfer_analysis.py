@@ -11,7 +11,7 @@ silhouette domain are those whose ``background_id`` is one of the 30's, of every
 object. Per domain, the 2AFC accuracy: for each test image, the share of the other objects present among the test
 images whose decision value is below that of the image's object (columns indexed as Brain-Score indexes them), mean
 over images. Score: ``aggregation`` ``center`` = mean over domains of the mean over splits, ``error`` = standard
-deviation over domains; ``raw`` the split x domain accuracies; ceiling ``[1, nan]``.
+deviation over domains; ``raw`` the split x domain accuracies (domains sorted); ceiling ``[1, nan]``.
 
 Brain-Score draws the splits from numpy's global generator unseeded, so its score changes from run to run; here the
 draws come from ``numpy.random.RandomState(random_state)`` (default 0) in the same order, so that after
@@ -127,8 +127,9 @@ class _OOD_AnalysisBenchmark(BenchmarkBase):
         rng = None if self.random_state is None else np.random.RandomState(self.random_state)
         results = split_accuracies(np.asarray(activations.values), labels,
                                    np.asarray(activations["background_id"].values), masks, self.n_splits, rng)
-        raw = Score(results, coords={"split": np.arange(self.n_splits), "domain": list(masks)},
-                    dims=["split", "domain"])
+        order = np.argsort(list(masks))  # domains sorted, as Brain-Score's merged scores hold them
+        raw = Score(results[:, order], coords={"split": np.arange(self.n_splits),
+                                                "domain": np.asarray(list(masks))[order]}, dims=["split", "domain"])
         per_domain = results.mean(axis=0)
         score = Score([per_domain.mean(), per_domain.std()], coords={"aggregation": ["center", "error"]},
                       dims=["aggregation"])
