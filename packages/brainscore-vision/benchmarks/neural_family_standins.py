@@ -138,7 +138,7 @@ def igustibagus2024():
     values = _trials(signal, 4, np.r_[np.full(9, 0.4), np.full(5, 6.0)], rng)
     late = values + rng.normal(size=values.shape)
     coords = _repeated(stimuli, 4)
-    coords.update(neuroid_id=("neuroid", [f"site{i}" for i in range(14)]), region=("neuroid", ["IT"] * 14),
+    coords.update(neuroid_id=("neuroid", [f"site{i:02d}" for i in range(14)]), region=("neuroid", ["IT"] * 14),
                   animal=("neuroid", ["Oleo"] * 7 + ["Pico"] * 7), time_bin_id=("time_bin", [0, 1]),
                   time_bin_start=("time_bin", [70, 170]), time_bin_end=("time_bin", [170, 270]))
     trials = {"values": np.stack([values, late], axis=2), "dims": ["presentation", "neuroid", "time_bin"],
@@ -234,7 +234,8 @@ def rajalingham2018():
     logits = rng.normal(size=(16, 4))
     logits[np.arange(16), [objects.index(truth[i]) for i in images]] += 4 * np.array(list(accuracy.values()))
     probabilities = {"values": np.exp(logits) / np.exp(logits).sum(1, keepdims=True), "dims": ["presentation", "choice"],
-                     "coords": {"stimulus_id": ("presentation", images), "choice": ("choice", objects)}, "attrs": {}}
+                     "coords": {"stimulus_id": ("presentation", images), "image_label": ("presentation", [truth[i] for i in images]),
+                                "choice": ("choice", objects)}, "attrs": {}}
     stimuli = {"stimulus_id": images, "image_label": [truth[i] for i in images]}
     return stimuli, humans, probabilities
 
@@ -257,3 +258,18 @@ def kar2019():
     time_bins = [(start, start + 10) for start in range(70, 250, 10)]
     label_signal = np.eye(4)[[i % 4 for i in range(40)]] * np.linspace(0.5, 3, 40)[:, None]
     return stimuli, measured, features(stimuli, 12, 1902, label_signal, 1.0, time_bins=time_bins)
+
+
+def cadena2017_mask_features():
+    """A convolutional layer's recordings of the Cadena2017 stand-in images for ``mask_regression``: 4 channels on a
+    5 x 5 grid (neuroid coordinates ``channel``, ``channel_x``, ``channel_y``)."""
+    stimuli, _, _ = cadena2017()
+    rng = np.random.default_rng(1703)
+    n = len(stimuli["stimulus_id"])
+    channel, x, y = np.meshgrid(np.arange(4), np.arange(5), np.arange(5), indexing="ij")
+    values = rng.normal(size=(n, channel.size))
+    coords = {name: ("presentation", list(column)) for name, column in stimuli.items()}
+    coords.update(neuroid_id=("neuroid", [f"f{i}" for i in range(channel.size)]),
+                  channel=("neuroid", list(channel.ravel())), channel_x=("neuroid", list(x.ravel())),
+                  channel_y=("neuroid", list(y.ravel())))
+    return {"values": values, "dims": ["presentation", "neuroid"], "coords": coords, "attrs": {}}
