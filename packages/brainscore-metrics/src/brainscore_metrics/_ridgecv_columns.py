@@ -31,6 +31,13 @@ def _blocks(n_columns: int, n_rows: int) -> list[slice]:
     return [slice(start, min(start + width, n_columns)) for start in range(0, n_columns, width)]
 
 
+def _projections(xp, Y, block, train_t, Q):
+    """``Q'`` times the block's training targets centred on their mean, and that mean."""
+    y = xp.asarray(xp.take(Y[:, block], train_t, 0), dtype=xp.float64)
+    mean = xp.mean(y, axis=0)
+    return Q.T @ (y - mean), mean
+
+
 def ridgecv_dual_correlations(xp, gram, Y, splits, *, alphas) -> tuple[np.ndarray, list[dict]]:
     """Pearson r of every split's RidgeCV test predictions with the test targets, per neuroid.
 
@@ -56,14 +63,9 @@ def ridgecv_dual_correlations(xp, gram, Y, splits, *, alphas) -> tuple[np.ndarra
         eigenvalues, Q = xp.eigh(train_centered_kernel(xp, gram, train, train) + 1.0)
         intercept = _intercept_direction(xp, Q)
 
-        def projections(block):
-            y = xp.asarray(xp.take(Y[:, block], train_t, 0), dtype=xp.float64)
-            mean = xp.mean(y, axis=0)
-            return Q.T @ (y - mean), mean
-
         outer = xp.zeros((Q.shape[1], Q.shape[1]), dtype=xp.float64, like=Q)
         for block in blocks:
-            projected, _ = projections(block)
+            projected, _ = _projections(xp, Y, block, train_t, Q)
             outer += projected @ projected.T
         squares = Q * Q
         best, best_error = None, None
@@ -79,7 +81,7 @@ def ridgecv_dual_correlations(xp, gram, Y, splits, *, alphas) -> tuple[np.ndarra
         w[intercept] = 0.0
         predictor = train_centered_kernel(xp, gram, train, test) @ (Q * w[None, :])  # n_test x n_train
         for block in blocks:
-            projected, mean = projections(block)
+            projected, mean = _projections(xp, Y, block, train_t, Q)
             prediction = predictor @ projected + mean
             target = xp.asarray(xp.take(Y[:, block], test_t, 0), dtype=xp.float64)
             r[number, block] = xp.to_numpy(pearson_columns(xp, prediction, target))
