@@ -19,6 +19,7 @@ import numpy as np
 
 from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._ridge import _intercept_direction, train_centered_kernel
+from brainscore_metrics.backend import one_blas_thread
 
 __all__ = ["BLOCK_BYTES", "ridgecv_dual_correlations"]
 
@@ -36,6 +37,28 @@ def _projections(xp, Y, block, train_t, Q):
     y = xp.asarray(xp.take(Y[:, block], train_t, 0), dtype=xp.float64)
     mean = xp.mean(y, axis=0)
     return Q.T @ (y - mean), mean
+
+
+def _small(xp):
+    """One BLAS thread for the stimuli x stimuli algebra on numpy (torch keeps its own threads)."""
+    import contextlib
+
+    return one_blas_thread() if getattr(xp, "name", None) == "numpy" else contextlib.nullcontext()
+
+
+def _best_alpha(xp, alphas, eigenvalues, Q, intercept: int, outer, n_values: int) -> float:
+    """The first alpha of the smallest mean squared leave-one-out error, from ``outer = (Q'y)(Q'y)'``."""
+    squares = Q * Q
+    best, best_error = None, None
+    for alpha in alphas:
+        w = 1.0 / (eigenvalues + alpha)
+        w[intercept] = 0.0
+        weighted = Q * w[None, :]
+        row_sums = xp.sum((weighted @ outer) * weighted, axis=1)
+        error = xp.item(xp.sum(row_sums / (squares @ w) ** 2)) / n_values
+        if best_error is None or error < best_error:
+            best, best_error = float(alpha), error
+    return best
 
 
 def ridgecv_dual_correlations(xp, gram, Y, splits, *, alphas) -> tuple[np.ndarray, list[dict]]:
@@ -60,26 +83,19 @@ def ridgecv_dual_correlations(xp, gram, Y, splits, *, alphas) -> tuple[np.ndarra
     info = []
     for number, (train, test) in enumerate(splits):
         train_t, test_t = xp.index(np.asarray(train), Y), xp.index(np.asarray(test), Y)
-        eigenvalues, Q = xp.eigh(train_centered_kernel(xp, gram, train, train) + 1.0)
-        intercept = _intercept_direction(xp, Q)
+        with _small(xp):  # a stimuli x stimuli factorisation: several spinning BLAS threads only slow it down
+            eigenvalues, Q = xp.eigh(train_centered_kernel(xp, gram, train, train) + 1.0)
+            intercept = _intercept_direction(xp, Q)
 
         outer = xp.zeros((Q.shape[1], Q.shape[1]), dtype=xp.float64, like=Q)
         for block in blocks:
             projected, _ = _projections(xp, Y, block, train_t, Q)
             outer += projected @ projected.T
-        squares = Q * Q
-        best, best_error = None, None
-        for alpha in alphas:
-            w = 1.0 / (eigenvalues + alpha)
+        with _small(xp):
+            best = _best_alpha(xp, alphas, eigenvalues, Q, intercept, outer, len(train) * Y.shape[1])
+            w = 1.0 / (eigenvalues + best)
             w[intercept] = 0.0
-            weighted = Q * w[None, :]
-            row_sums = xp.sum((weighted @ outer) * weighted, axis=1)
-            error = xp.item(xp.sum(row_sums / (squares @ w) ** 2)) / (len(train) * Y.shape[1])
-            if best_error is None or error < best_error:
-                best, best_error = float(alpha), error
-        w = 1.0 / (eigenvalues + best)
-        w[intercept] = 0.0
-        predictor = train_centered_kernel(xp, gram, train, test) @ (Q * w[None, :])  # n_test x n_train
+            predictor = train_centered_kernel(xp, gram, train, test) @ (Q * w[None, :])  # n_test x n_train
         for block in blocks:
             projected, mean = _projections(xp, Y, block, train_t, Q)
             prediction = predictor @ projected + mean
