@@ -257,7 +257,10 @@ def kar2019():
     measured = {"values": osts, "dims": ["decoder", "presentation"], "coords": coords, "attrs": {}}
     time_bins = [(start, start + 10) for start in range(70, 250, 10)]
     label_signal = np.eye(4)[[i % 4 for i in range(40)]] * np.linspace(0.5, 3, 40)[:, None]
-    return stimuli, measured, features(stimuli, 12, 1902, label_signal, 1.0, time_bins=time_bins)
+    recordings = features(stimuli, 12, 1902, label_signal, 1.0, time_bins=time_bins)
+    # a model's recordings carry the stimulus set's columns, ``truth`` included (the benchmark sets it)
+    recordings["coords"]["truth"] = recordings["coords"]["image_label"]
+    return stimuli, measured, recordings
 
 
 def cadena2017_mask_features():
