@@ -242,13 +242,13 @@ def rajalingham2018():
 
 # -- Kar2019 ----------------------------------------------------------------------------------------------------------
 def kar2019():
-    """(stimuli, measured OSTs, temporal model features): 40 images of 4 objects (one image listed twice, as in
+    """(stimuli, measured OSTs, temporal model features): 240 images of 4 objects (one image listed twice, as in
     Brain-Score's file), OSTs of the two decoders (``decoder x presentation``) with the primates' ``i1``."""
     rng = np.random.default_rng(1901)
     labels = ["bear", "car", "dog", "apple"]
-    ids = _ids("k", 40)
-    stimuli = {"stimulus_id": ids, "image_label": [labels[i % 4] for i in range(40)]}
-    rows = list(range(40)) + [7]
+    ids = _ids("k", 240)
+    stimuli = {"stimulus_id": ids, "image_label": [labels[i % 4] for i in range(240)]}
+    rows = list(range(240)) + [7]
     osts = rng.uniform(90, 200, size=(2, len(rows)))
     osts[0, [5, 17]] = np.nan
     coords = {"stimulus_id": ("presentation", [ids[i] for i in rows]),
@@ -256,7 +256,7 @@ def kar2019():
               "i1": ("presentation", list(rng.uniform(0.5, 2.5, len(rows)))), "decoder": ("decoder", ["svm", "logistic"])}
     measured = {"values": osts, "dims": ["decoder", "presentation"], "coords": coords, "attrs": {}}
     time_bins = [(start, start + 10) for start in range(70, 250, 10)]
-    label_signal = np.eye(4)[[i % 4 for i in range(40)]] * np.linspace(0.5, 3, 40)[:, None]
+    label_signal = np.eye(4)[[i % 4 for i in range(240)]] * np.linspace(0.5, 3, 240)[:, None]
     recordings = features(stimuli, 12, 1902, label_signal, 1.0, time_bins=time_bins)
     # a model's recordings carry the stimulus set's columns, ``truth`` included (the benchmark sets it)
     recordings["coords"]["truth"] = recordings["coords"]["image_label"]

@@ -27,7 +27,7 @@ import re
 
 from brainscore_vision.data_helpers.local_data import LOCAL_FOLDERS, local_folder_status
 
-__all__ = ["NEED_MARKERS", "PLUGIN_MODULE_RULES", "RULES", "UNAVAILABLE_STIMULUS_SETS", "data_marker", "data_need", "plugin_data_need"]
+__all__ = ["ACCESS_NEEDS", "NEED_MARKERS", "PLUGIN_MODULE_RULES", "RULES", "UNAVAILABLE_STIMULUS_SETS", "data_marker", "data_need", "plugin_data_need"]
 
 _GEIRHOS_SHIPPED = "cueconflict|edge|silhouette|sketch"
 
@@ -59,11 +59,9 @@ RULES: tuple[tuple[str, str, str | None], ...] = (
 #: (pattern of the module of a data or stimulus-set plugin, need, local folder or None), first match wins
 PLUGIN_MODULE_RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"brainscore_vision\.data_helpers\.public_catalogue$", "network", None),
-    # the data plugins of issue 39 (by reference; access as in their catalogue.json)
-    (r"brainscore_vision\.data\.(bracci2019|igustibagus2024|kar2019|rajalingham2020|sanghavi2020|rust2012)\b",
-     "private", None),
-    (r"brainscore_vision\.data\.(majajhong2015|freemanziemba2013|rajalingham2018)\b", "private", None),
-    (r"brainscore_vision\.data\.(cadena2017|li2026)\b", "credentials", None),
+    # what a family's catalogue.json registers by reference takes its entry's access (ACCESS_NEEDS); Cadena2017's
+    # assembly is registered by its own plugin (a step after loading), with its catalogue's access (issue 39)
+    (r"brainscore_vision\.data\.cadena2017\b", "credentials", None),
     (r"brainscore_vision\.data\.things\b", "network+local", "things"),
     (r"brainscore_vision\.data\.allen2022\b", "local", "nsd"),
     (r"brainscore_vision\.data\.laion_fmri\b", "local", "laion_fmri"),
@@ -81,11 +79,29 @@ def plugin_data_need(kind: str, identifier: str, module: str | None = None) -> t
         return data_need(identifier)
     if kind == "stimulus_set" and identifier in UNAVAILABLE_STIMULUS_SETS:
         return "unavailable", None
+    if kind in ("data", "stimulus_set") and re.match(r"brainscore_vision\.data_helpers\.public_catalogue$", module or ""):
+        return ACCESS_NEEDS[_catalogue_access(kind, identifier)], None
     if kind in ("data", "stimulus_set"):
         for pattern, need, folder in PLUGIN_MODULE_RULES:
             if re.match(pattern, module or ""):
                 return need, folder
     return "?", None
+
+
+#: the need of a file registered by reference, from its catalogue entry's ``access``
+ACCESS_NEEDS = {"public": "network", "unknown": "credentials", "private": "private"}
+
+
+def _catalogue_access(kind: str, identifier: str) -> str:
+    """The ``access`` of the catalogue entry a by-reference loader was registered with (``'public'`` for the public
+    catalogue's own entries, which the loader looks up when called)."""
+    import functools
+
+    import brainscore_vision
+
+    factory = brainscore_vision.domain.registry(kind)[identifier]
+    entry = factory.args[1] if isinstance(factory, functools.partial) and len(factory.args) > 1 else None
+    return (entry or {}).get("access", "public")
 
 
 def data_need(identifier: str) -> tuple[str, str | None]:
