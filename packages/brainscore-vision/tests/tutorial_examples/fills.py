@@ -52,6 +52,8 @@ class Fill:
     #: for an example that ``needs`` Brain-Score's S3 data: the reader's next step, which loads it; offline (the S3
     #: endpoint a closed local port) it must stop with one line naming the file, not "not registered"
     data_step: str = ""
+    #: what else the README's table says about the example
+    note: str = ""
 
 
 FILLS: dict[str, Fill] = {
@@ -296,9 +298,15 @@ FILLS: dict[str, Fill] = {
                  # lost: each place_on_screen call's last argument
                  (r"(target_visual_degrees=candidate\.visual_degrees\(\),)\n",
                   r"\1 source_visual_degrees=self._visual_degrees)\n")],
-        after="from brainscore_vision import load_model\n"
-              "benchmark = AuthorYearI2n()\nscore = benchmark(load_model('randomnet'))\n"
-              "print(float(score), float(benchmark.ceiling))\n"),
+        # Brain-Score's own I2n stops on this small trial set (its ceiling asserts: a half without d' where the
+        # other has one); ours stops there too, in one line (brainscore-metrics test_behavior.py)
+        after="from brainscore_vision import load_model\nfrom brainscore_metrics.errors import BehaviorInputError\n"
+              "benchmark = AuthorYearI2n()\ntry:\n    benchmark(load_model('randomnet'))\n"
+              "except BehaviorInputError as error:\n    print('stops where Brain-Score stops:', error)\n"
+              "else:\n    raise AssertionError('the ceiling of this small trial set should stop as Brain-Score stops')\n",
+        note="on the reader's 1,200 trials the ceiling stops in one line (`BehaviorInputError`: a half without d' where "
+             "the other has one), where Brain-Score's own I2n stops (an assertion), instead of the NaN it scored before; "
+             "raw score and `skipna` ceiling equal Brain-Score's (brainscore-metrics `test_behavior.py`)"),
     "legacy-6": Fill(
         legacy=True, before=READER + "from brainscore.utils import LazyLoad\n",
         files={"authoryear2021.py": "legacy-5"},
