@@ -246,3 +246,36 @@ def test_kar2019_is_nan_for_a_model_without_time(stand_in, time_bins):
     assert np.isnan(float(score)) and np.isnan(float(score.attrs["raw"]))
     assert float(score.attrs["ceiling"]) == pytest.approx(0.79)
     assert looked == [1]
+
+
+@pytest.mark.skipif("mask" not in REFERENCE["cadena2017"], reason="no TensorFlow reference recorded")
+def test_cadena2017_mask_equals_brainscore(stand_in):
+    """Brain-Score's mask regression trains in TensorFlow (float32, its initial weights from numpy's global generator,
+    seeded 0 in the reference run); ours reproduces that training in numpy: the reference numbers come from
+    tensorflow-cpu 2.21.0, agreement as brainscore-metrics' parity of the metric (per-split r to 1e-5)."""
+    from brainscore_vision.benchmarks.cadena2017.benchmark import ToliasCadena2017Mask
+
+    _cadena(stand_in)
+    benchmark = ToliasCadena2017Mask()
+    assert (benchmark.identifier, benchmark.version, benchmark.parent) == ("tolias.Cadena2017-mask", 2, "V1")
+    score = benchmark(_model(standins.cadena2017_mask_features(), 2))
+    expected = REFERENCE["cadena2017"]["mask"]
+    assert float(score.attrs["ceiling"]) == pytest.approx(expected["ceiling"], abs=1e-9)  # deterministic
+    assert float(score.attrs["raw"]) == pytest.approx(expected["raw"], abs=1e-5)
+    assert float(score) == pytest.approx(expected["score"], abs=1e-5)
+
+
+@pytest.mark.skipif("score" not in REFERENCE.get("kar2019", {}), reason="no TensorFlow reference recorded")
+def test_kar2019_temporal_model_equals_brainscore(stand_in):
+    """A temporal model (its object signal rises at an image-specific time) is scored per bin; Brain-Score's softmax
+    read-outs train in TensorFlow (reference with tensorflow-cpu 2.21.0), ours in numpy (brainscore-metrics' ``ost``
+    parity: per-split r to 1e-9, predicted OSTs to 2e-5 ms)."""
+    from brainscore_vision.benchmarks.kar2019.benchmark import DicarloKar2019OST
+
+    table, measured, model = standins.kar2019()
+    stand_in({"Kar2019": _assembly(measured, "DataAssembly", _stimulus_set(table, "Kar2019"))})
+    score = DicarloKar2019OST()(_model(model, 8))
+    expected = REFERENCE["kar2019"]
+    assert float(score.attrs["ceiling"]) == expected["ceiling"] == 0.79
+    assert float(score.attrs["raw"]) == pytest.approx(expected["raw"], abs=1e-6)
+    assert float(score) == pytest.approx(expected["score"], abs=1e-6)
