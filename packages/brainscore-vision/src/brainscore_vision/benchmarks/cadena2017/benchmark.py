@@ -11,7 +11,8 @@ the recordings and from their stimulus set.
   the rows are left: the halves of the split-half ceiling need the same neurons).
 * ``Cadena2017-mask`` (version 2): ``mask_regression`` (a spatial mask times channel weights per neuron, Klindt et al.
   2017; ours needs no TensorFlow) over 4 unstratified splits; ceiling ``internal_consistency`` over
-  ``repetition_id`` on the repetitions as loaded, NaN included (Brain-Score's choice).
+  ``repetition_id`` on the repetitions as loaded, NaN included (Brain-Score's choice): a neuron with an image without
+  a trial in a half leaves that split's median, as Brain-Score's ``pearsonr`` leaves it (``propagate_nan``).
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ def cadena_assembly(average_repetitions: bool, assembly=None):
 def _benchmark(identifier: str, version: int, metric, ceiling_data) -> NeuralBenchmark:
     from brainscore_vision import load_ceiling
 
-    ceiler = load_ceiling("internal_consistency", split_coord="repetition_id")
+    # propagate_nan: Brain-Score's ceiling correlates the half means with scipy's pearsonr, so a neuron with an image
+    # that has no trial in a half (the mask ceiling keeps the NaN of images it never saw) leaves that split's median
+    ceiler = load_ceiling("internal_consistency", split_coord="repetition_id", propagate_nan=True)
     return NeuralBenchmark(identifier=identifier, version=version,
                            assembly=LazyLoad(lambda: cadena_assembly(average_repetitions=True)),
                            similarity_metric=metric, visual_degrees=VISUAL_DEGREES, number_of_trials=NUMBER_OF_TRIALS,
