@@ -113,6 +113,7 @@ def main():
     load = os.getloadavg()
     ours = json.loads(subprocess.run([sys.executable, __file__, "--side=ours", *common], check=True,
                                      capture_output=True, text=True).stdout.splitlines()[-1])
+    print(f"ours (first, as measured): {json.dumps(ours)}", flush=True)
     reference = json.loads(subprocess.run([args.reference_python, __file__, "--side=brainscore", *common], check=True,
                                           capture_output=True, text=True,
                                           env={**os.environ, "RESULTCACHING_DISABLE": "1"}).stdout.splitlines()[-1])
