@@ -13,9 +13,19 @@ import brainscore_vision
 from brainscore_vision.benchmark_data import data_marker
 from brainscore_vision.cli import EXIT_USAGE, main
 from brainscore_vision.errors import SelectionError
-from brainscore_vision.selection import SUITES, select, suite
+from brainscore_vision.selection import SUITES
+from brainscore_vision.selection import select as _select
+from brainscore_vision.selection import suite as _suite
 
 ALL = sorted(brainscore_vision.benchmark_registry)
+
+
+def select(kind, words):
+    return _select(kind, words, brainscore_vision.domain)
+
+
+def suite(name):
+    return _suite(name, brainscore_vision.domain)
 
 
 @pytest.fixture

@@ -143,8 +143,8 @@ def score_many(models, benchmarks, client=None, **kwargs):
     from brainscore_core.grid import score_many as grid
     from brainscore_vision.selection import select
 
-    models = select("model", [models] if isinstance(models, str) else models)
-    benchmarks = select("benchmark", [benchmarks] if isinstance(benchmarks, str) else benchmarks)
+    models = select("model", [models] if isinstance(models, str) else models, domain)
+    benchmarks = select("benchmark", [benchmarks] if isinstance(benchmarks, str) else benchmarks, domain)
     return grid(models, benchmarks, client, domain=domain, **kwargs)
 
 

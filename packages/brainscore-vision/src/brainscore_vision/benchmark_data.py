@@ -93,15 +93,17 @@ ACCESS_NEEDS = {"public": "network", "unknown": "credentials", "private": "priva
 
 
 def _catalogue_access(kind: str, identifier: str) -> str:
-    """The ``access`` of the catalogue entry a by-reference loader was registered with (``'public'`` for the public
-    catalogue's own entries, which the loader looks up when called)."""
-    import functools
+    """The ``access`` of ``identifier``'s entry in the families' catalogue files (``data/<family>/catalogue.json``);
+    ``'public'`` for an entry of the public catalogue only."""
+    from pathlib import Path
 
-    import brainscore_vision
+    from brainscore_vision.data_helpers.public_catalogue import read_catalogue
 
-    factory = brainscore_vision.domain.registry(kind)[identifier]
-    entry = factory.args[1] if isinstance(factory, functools.partial) and len(factory.args) > 1 else None
-    return (entry or {}).get("access", "public")
+    for path in sorted((Path(__file__).parent / "data").glob("*/catalogue.json")):
+        entry = read_catalogue(path).get((kind, identifier))
+        if entry is not None:
+            return entry["access"]
+    return "public"
 
 
 def data_need(identifier: str) -> tuple[str, str | None]:

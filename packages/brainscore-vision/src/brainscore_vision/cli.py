@@ -148,13 +148,15 @@ def _translate(error: BaseException, what: str) -> CommandError:
 def _select(args) -> None:
     """Expand the globs and suites of ``--model`` / ``--benchmark`` into identifiers (:mod:`brainscore_vision.selection`);
     a word that names nothing is one line with close matches, exit status 2."""
+    import brainscore_vision
     from brainscore_vision.errors import SelectionError
     from brainscore_vision.selection import select
 
     if "leaderboard" in args.benchmarks:
         print_line("reading the benchmarks' parents for the leaderboard suite (builds each benchmark, loads no data)")
+    domain = brainscore_vision.domain
     try:
-        args.models, args.benchmarks = select("model", args.models), select("benchmark", args.benchmarks)
+        args.models, args.benchmarks = select("model", args.models, domain), select("benchmark", args.benchmarks, domain)
     except SelectionError as error:
         raise CommandError(str(error), EXIT_USAGE) from error
 

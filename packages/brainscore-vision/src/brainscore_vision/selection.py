@@ -77,15 +77,15 @@ def aws_credentials_found() -> bool:
             os.environ["AWS_EC2_METADATA_DISABLED"] = previous
 
 
-def leaderboard_benchmarks(identifiers: Iterable[str]) -> list[str]:
-    """The identifiers whose benchmark's ``parent`` leads up to ``average_vision`` (module docstring)."""
-    import brainscore_vision
+def leaderboard_benchmarks(identifiers: Iterable[str], domain) -> list[str]:
+    """The identifiers whose benchmark's ``parent`` leads up to ``average_vision`` (module docstring); ``domain``:
+    ``brainscore_vision.domain``."""
     from brainscore_vision.report.aggregate import build_hierarchy
 
     parents = {}
     for identifier in identifiers:
         try:
-            parents[identifier] = brainscore_vision.load_benchmark(identifier).parent
+            parents[identifier] = domain.load_benchmark(identifier).parent
         except Exception:  # a benchmark that cannot be built has no place on the board here
             continue
     hierarchy = build_hierarchy(parents)
@@ -109,17 +109,17 @@ def _reachable(need: str, folder: str | None, credentials: bool) -> bool:
     return need in ("shipped", "network", "credentials", "?")
 
 
-def suite(name: str) -> list[str]:
-    """The benchmark identifiers of suite ``name`` (one of :data:`SUITES`), sorted."""
-    import brainscore_vision
+def suite(name: str, domain) -> list[str]:
+    """The benchmark identifiers of suite ``name`` (one of :data:`SUITES`) among ``domain``'s (``brainscore_vision.
+    domain``), sorted."""
     from brainscore_vision._paths import raw_data_dir
     from brainscore_vision.benchmark_data import data_need
 
-    identifiers = sorted(brainscore_vision.benchmark_registry)
+    identifiers = sorted(domain.registry("benchmark"))
     if name == "all":
         return identifiers
     if name == "leaderboard":
-        return leaderboard_benchmarks(identifiers)
+        return leaderboard_benchmarks(identifiers, domain)
     needs = {identifier: data_need(identifier) for identifier in identifiers}
     shipped = raw_data_dir().is_dir()
     if name == "shipped":
@@ -147,20 +147,19 @@ def _no_match(kind: str, pattern: str, candidates: list[str]) -> SelectionError:
     return SelectionError(f"no {kind} matches the pattern {pattern!r}{hint}{suites}")
 
 
-def select(kind: str, words: Iterable[str]) -> list[str]:
-    """The identifiers of ``kind`` (``'benchmark'`` or ``'model'``) that ``words`` name, in order, each once.
+def select(kind: str, words: Iterable[str], domain) -> list[str]:
+    """The identifiers of ``kind`` (``'benchmark'`` or ``'model'``) among ``domain``'s (``brainscore_vision.domain``)
+    that ``words`` name, in order, each once.
 
     Raises :class:`~brainscore_vision.errors.SelectionError` naming the first word that matches nothing, with close
     matches."""
-    import brainscore_vision
-
-    registry = brainscore_vision.domain.registry(kind)
+    registry = domain.registry(kind)
     chosen: dict[str, None] = {}
     for word in words:
         if word in registry:
             found = [word]
         elif kind == "benchmark" and word in SUITES:
-            found = suite(word)
+            found = suite(word, domain)
         elif is_glob(word):
             candidates = sorted(registry)
             found = [identifier for identifier in candidates if fnmatch.fnmatchcase(identifier, word)]

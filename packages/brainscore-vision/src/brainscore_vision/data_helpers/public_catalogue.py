@@ -165,15 +165,16 @@ def register_assemblies_by_reference(registry: MutableMapping[str, Any], identif
                                                  entry if entries is not None else None, stimulus_set_loader=loader)
 
 
-def register_family_catalogue(path: str | Path, *, skip: Iterable[str] = ()) -> Catalogue:
+def register_family_catalogue(path: str | Path, *, data_registry: MutableMapping[str, Any],
+                              stimulus_set_registry: MutableMapping[str, Any], load_stimulus_set,
+                              skip: Iterable[str] = ()) -> Catalogue:
     """Register every entry of a family's catalogue file (:func:`read_catalogue`) by reference: its stimulus sets in
     ``stimulus_set_registry``, its assemblies in ``data_registry``, each assembly with the stimulus set its entry
     names (``stimulus_set``, loaded through ``load_stimulus_set`` when the assembly is). Identifiers in ``skip`` are
     left for the plugin to register itself (e.g. with a step after loading). Returns the entries.
 
-    Called from a family's data plugin (``data/<family>/__init__.py``) with the ``catalogue.json`` beside it."""
-    from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
-
+    Called from a family's data plugin (``data/<family>/__init__.py``) with the ``catalogue.json`` beside it and
+    ``brainscore_vision``'s registries."""
     entries = read_catalogue(path)
     skip = set(skip)
 

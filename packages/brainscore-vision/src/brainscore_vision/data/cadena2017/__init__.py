@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from brainscore_vision import data_registry, load_stimulus_set
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import (
     load_assembly_by_reference,
     register_family_catalogue,
@@ -46,7 +46,8 @@ def with_v1_neuroids(assembly):
     return reindexed
 
 
-_ENTRIES = register_family_catalogue(Path(__file__).with_name("catalogue.json"), skip=["Cadena2017"])
+_ENTRIES = register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set, skip=["Cadena2017"])
 
 
 def load_cadena2017():

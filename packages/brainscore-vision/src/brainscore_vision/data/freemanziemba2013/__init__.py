@@ -8,9 +8,11 @@ credentials): ``FreemanZiemba2013.private`` (the held-out half, on ``FreemanZiem
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.benchmarks.public_reference.benchmark import FREEMANZIEMBA_BIBTEX as BIBTEX
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)

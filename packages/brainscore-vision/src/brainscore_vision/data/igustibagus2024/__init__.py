@@ -8,6 +8,7 @@ styles (photographs, cartoons, sketches, silhouettes, ...), registered by refere
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]
@@ -19,4 +20,5 @@ BIBTEX = """@inproceedings{bagus2022primate,
   year={2022}
 }"""
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)

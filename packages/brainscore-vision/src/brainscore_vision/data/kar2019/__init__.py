@@ -8,6 +8,7 @@ decoder, coordinates ``stimulus_id``, ``image_label``, ``decoder``, and the prim
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]
@@ -31,4 +32,5 @@ BIBTEX = """@Article{Kar2019,
             url={https://doi.org/10.1038/s41593-019-0392-5}
             }"""
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)

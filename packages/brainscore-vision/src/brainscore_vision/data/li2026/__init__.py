@@ -10,6 +10,7 @@ neuroid coordinates ``region``, ``animal``, ``reliability`` (the paper's best wi
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]
@@ -26,4 +27,5 @@ BIBTEX = """@article{li2026triplen,
     url = {https://doi.org/10.1038/s41593-026-02322-z},
 }"""
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)

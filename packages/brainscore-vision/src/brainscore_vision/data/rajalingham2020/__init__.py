@@ -7,6 +7,7 @@ Brain-Score credentials).
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]
@@ -22,4 +23,5 @@ BIBTEX = """@article{rajalingham2020inferior,
   publisher={Nature Publishing Group}
 }"""
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)

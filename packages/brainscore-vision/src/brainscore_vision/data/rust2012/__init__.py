@@ -4,6 +4,7 @@ module): the stimulus set ``Rust2012`` (shown by SanghaviMurty2020) and the asse
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]
@@ -19,4 +20,5 @@ BIBTEX = """@article{rust2012balanced,
   publisher={Soc Neuroscience}
 }"""
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)

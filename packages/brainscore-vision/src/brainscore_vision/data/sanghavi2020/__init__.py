@@ -9,6 +9,7 @@ reference to Brain-Score's bucket (``catalogue.json`` beside this module; privat
 
 from pathlib import Path
 
+from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX_SANGHAVI", "BIBTEX_SANGHAVIJOZWIK", "BIBTEX_SANGHAVIMURTY"]
@@ -41,4 +42,5 @@ BIBTEX_SANGHAVIJOZWIK = """  @misc{SanghaviJozwik2020,
   month={Nov}
 }"""
 
-register_family_catalogue(Path(__file__).with_name("catalogue.json"))
+register_family_catalogue(Path(__file__).with_name("catalogue.json"), data_registry=data_registry,
+                          stimulus_set_registry=stimulus_set_registry, load_stimulus_set=load_stimulus_set)
