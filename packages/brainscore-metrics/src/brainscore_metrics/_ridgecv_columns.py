@@ -27,8 +27,11 @@ __all__ = ["BLOCK_BYTES", "ridgecv_dual_correlations"]
 BLOCK_BYTES = 64 * 2**20
 
 
-def _blocks(n_columns: int, n_rows: int) -> list[slice]:
-    width = max(1, int(BLOCK_BYTES // (8 * 3 * max(n_rows, 1))))
+def _blocks(n_columns: int, n_rows: int, target_bytes: int) -> list[slice]:
+    """Blocks of neuroids whose float64 scratch (three arrays of ``n_rows`` rows) takes at most :data:`BLOCK_BYTES` and
+    an eighth of the target's size."""
+    budget = min(BLOCK_BYTES, max(2**20, target_bytes // 8))
+    width = max(1, int(budget // (8 * 3 * max(n_rows, 1))))
     return [slice(start, min(start + width, n_columns)) for start in range(0, n_columns, width)]
 
 
@@ -78,7 +81,7 @@ def ridgecv_dual_correlations(xp, gram, Y, splits, *, alphas) -> tuple[np.ndarra
     info : list of {'alpha': float} per split
     """
     alphas = np.asarray(alphas, dtype=float)
-    blocks = _blocks(Y.shape[1], max(len(train) for train, _ in splits))
+    blocks = _blocks(Y.shape[1], max(len(train) for train, _ in splits), Y.shape[0] * Y.shape[1] * Y.dtype.itemsize)
     r = np.empty((len(splits), Y.shape[1]))
     info = []
     for number, (train, test) in enumerate(splits):
