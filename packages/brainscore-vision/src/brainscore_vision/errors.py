@@ -100,7 +100,7 @@ class NoSpatialLayoutError(UnitSelectionError):
 
 
 # -- command line and report ------------------------------------------------------------------------------------
-class SelectionError(VisionError, LookupError):
+class SelectionError(VisionError, ValueError):
     """A model or benchmark selection (identifier, shell-style glob or suite name) that names nothing registered here;
     the message names the word and the closest identifiers, in one line."""
 

@@ -27,7 +27,7 @@
       every registered benchmark.
 
 The words' results are joined in order, each identifier once. A word that matches nothing is a
-:class:`~brainscore_vision.errors.SelectionError` (a ``KeyError``) in one line, with the closest identifiers.
+:class:`~brainscore_vision.errors.SelectionError` (a ``ValueError``) in one line, with the closest identifiers.
 """
 
 from __future__ import annotations
