@@ -163,6 +163,10 @@ class RidgeCVRegression(RidgeRegression):
 
         if X.shape[1] <= max(len(train) for train, _ in splits):
             return None
+        # leave-one-out with one alpha for all targets only (main's RidgeCVRegression also takes cv= and
+        # alpha_per_target=, which go through cross_predict)
+        if getattr(self, "cv", "loo") != "loo" or getattr(self, "alpha_per_target", False):
+            return None
         xp = self._xp(X, Y)
         gram = self._shared(xp, self._as_source(xp, X))
         r, self.split_info_ = ridgecv_dual_correlations(xp, gram, xp.asarray(Y), splits, alphas=self.alphas)
