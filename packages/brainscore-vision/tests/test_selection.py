@@ -17,6 +17,7 @@ from brainscore_vision.selection import SUITES
 from brainscore_vision.selection import select as _select
 from brainscore_vision.selection import suite as _suite
 
+
 def _all() -> list[str]:
     """Every registered benchmark now (other tests may register their own)."""
     return sorted(brainscore_vision.benchmark_registry)
