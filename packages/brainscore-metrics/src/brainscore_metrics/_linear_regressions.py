@@ -226,6 +226,26 @@ class RidgeCVRegression(RidgeRegression):
         self.cv_mse_ = state["cv_mse"]
         return state
 
+    def cross_correlate(self, X, Y, splits):
+        """Per-split, per-neuroid Pearson r of the test predictions, (n_splits, n_neuroids), without holding the
+        predictions of all neuroids: the dual form block by block over the neuroids
+        (:func:`~brainscore_metrics._ridgecv_columns.ridgecv_dual_correlations`; same numbers as
+        :meth:`cross_predict` then Pearson r). None when the source has no more features than training stimuli
+        (the primal form is small then). Fills ``split_info_`` with each split's alpha."""
+        from brainscore_metrics._ridgecv_columns import ridgecv_dual_correlations
+
+        if X.shape[1] <= max(len(train) for train, _ in splits):
+            return None
+        # leave-one-out with one alpha for all targets only (main's RidgeCVRegression also takes cv= and
+        # alpha_per_target=, which go through cross_predict)
+        if getattr(self, "cv", "loo") != "loo" or getattr(self, "alpha_per_target", False):
+            return None
+        xp = self._xp(X, Y)
+        gram = self._shared(xp, self._as_source(xp, X))
+        r, self.split_info_ = ridgecv_dual_correlations(xp, gram, xp.asarray(Y), splits, alphas=self.alphas)
+        self.xp_ = xp
+        return r
+
 
 class LinearRegression(_LinearFamily):
     """Least squares with intercept, scikit-learn ``LinearRegression()`` numbers.

@@ -51,6 +51,12 @@ STANDARD_PARENTS: dict[str, str] = {
     "V1-surround_modulation": "V1",
     "V1-texture_modulation": "V1",
     "V1-response_magnitude": "V1",
+    # Li2026's dataset nodes: its ridgecv and rdm benchmarks hang off Li2026.<region>, one child of the region
+    # (Brain-Score's BenchmarkType rows, named in its benchmarks/li2026/benchmark.py)
+    "Li2026.V1": "V1",
+    "Li2026.V2": "V2",
+    "Li2026.V4": "V4",
+    "Li2026.IT": "IT",
 }
 
 # Display order of well-known groups among siblings; everything else follows alphabetically.
