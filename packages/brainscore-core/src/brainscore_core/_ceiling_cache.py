@@ -181,7 +181,7 @@ class CeilingCache:
 
         if sha1_hash(path) != sha1:
             return None
-        return read_netcdf(path, cls="DataAssembly")
+        return read_netcdf(path, cls="DataAssembly", verified=True)  # its SHA-1 was checked just above
 
 
 def _numeric_array(value: Any) -> np.ndarray | None:
