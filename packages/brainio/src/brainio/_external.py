@@ -15,7 +15,11 @@ import h5py
 
 from .errors import ExternalDataError
 
-__all__ = ["external_references", "refuse_external_references"]
+__all__ = ["EXTERNAL_EXIT_STATUS", "external_data_error", "external_references", "refuse_external_references"]
+
+EXTERNAL_EXIT_STATUS = 3
+"""Exit status of the netCDF probe child (:func:`brainio.netcdf.probe_netcdf`) that found references to other files;
+it prints them, one per line, on its standard error."""
 
 
 def external_references(handle: h5py.File) -> list[str]:
@@ -55,9 +59,14 @@ def external_references(handle: h5py.File) -> list[str]:
     return found
 
 
+def external_data_error(path: str | os.PathLike, found: list[str]) -> ExternalDataError:
+    """The error naming ``path`` and the references ``found`` in it."""
+    return ExternalDataError(f"{path} refers to other files, which brainio does not read (no SHA-1 covers them): "
+                             + "; ".join(found))
+
+
 def refuse_external_references(handle: h5py.File, path: str | os.PathLike) -> None:
     """Raise :class:`ExternalDataError` naming ``path`` when ``handle`` refers to other files."""
     found = external_references(handle)
     if found:
-        raise ExternalDataError(f"{path} refers to other files, which brainio does not read (no SHA-1 covers them): "
-                                + "; ".join(found))
+        raise external_data_error(path, found)

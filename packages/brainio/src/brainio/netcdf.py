@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._external import refuse_external_references
+from ._external import EXTERNAL_EXIT_STATUS, external_data_error, refuse_external_references
 from ._files import atomic_path, sha1_hash
 from .assemblies import DataAssembly, MetadataAssembly, resolve_assembly_class
 from .children import describe_exit, run_child
@@ -38,7 +38,13 @@ UNTRUSTED_TIMEOUT_S = 60.0
 verified cache's)."""
 
 _PROBE = """
-import sys, h5netcdf
+import sys, h5netcdf, h5py
+from brainio._external import EXTERNAL_EXIT_STATUS, external_references
+with h5py.File(sys.argv[1], "r") as handle:
+    found = external_references(handle)
+if found:
+    sys.stderr.write("\\n".join(found))
+    sys.exit(EXTERNAL_EXIT_STATUS)
 def visit(group):
     for variable in group.variables.values():
         variable.dimensions, variable.shape, variable.dtype, dict(variable.attrs)
@@ -187,7 +193,8 @@ def _read_group(path: Path, group: str | None) -> xr.DataArray:
 
 def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, *,
                  cpu_seconds: float | None = None) -> None:
-    """Open ``path`` in a child process that walks every group, variable, dimension and attribute.
+    """Open ``path`` in a child process that looks for references to other files, then walks every group, variable,
+    dimension and attribute.
 
     Some damaged HDF5 files make the HDF5 library loop forever in C code that holds the GIL (Ctrl-C is
     ignored); a child process can be killed. The child dies with its caller and bounds its own CPU time
@@ -205,6 +212,8 @@ def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, 
     ------
     NetCDFReadError
         Naming the file, when the child fails, uses its CPU time or does not finish within ``timeout``.
+    ExternalDataError
+        The file refers to other files (:mod:`brainio._external`).
     """
     path = Path(path)
     if not path.is_file():
@@ -218,6 +227,8 @@ def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, 
     if result.returncode < 0:
         raise NetCDFReadError(f"{path}: the process opening it {describe_exit(result.returncode, cpu_seconds)}; "
                               "the file is damaged")
+    if result.returncode == EXTERNAL_EXIT_STATUS:
+        raise external_data_error(path, result.stderr.strip().splitlines())
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
         raise NetCDFReadError(f"{path} cannot be read as a netCDF-4 (HDF5) file: {last}")
