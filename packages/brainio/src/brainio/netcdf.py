@@ -25,7 +25,7 @@ import xarray as xr
 
 from ._external import EXTERNAL_EXIT_STATUS, external_data_error, refuse_external_references
 from ._files import atomic_path, sha1_hash
-from .assemblies import DataAssembly, MetadataAssembly, resolve_assembly_class
+from .assemblies import ASSEMBLY_CLASSES, DataAssembly, MetadataAssembly, resolve_assembly_class
 from .children import describe_exit, run_child
 from .coords import flatten_indexes
 from .errors import BrainIOError, NetCDFReadError
@@ -87,12 +87,17 @@ def _serialisable_attrs(attrs: dict) -> tuple[dict, dict]:
     return plain, groups
 
 
+def _recorded_name(cls: type) -> str:
+    """The name recorded as ``brainio_class``: the nearest brainio assembly class among ``cls``'s bases (a
+    ``Score``, a plugin's own subclass: reading refuses names it does not know), else ``'DataAssembly'``."""
+    return next((base.__name__ for base in cls.__mro__ if ASSEMBLY_CLASSES.get(base.__name__) is base), "DataAssembly")
+
+
 def _to_dataset(assembly: xr.DataArray, compress: bool) -> tuple[xr.Dataset, dict, dict]:
     assembly = flatten_indexes(assembly)
     plain, groups = _serialisable_attrs(dict(assembly.attrs))
     if not isinstance(assembly, DataAssembly) or type(assembly) is not DataAssembly:
-        plain.setdefault(CLASS_ATTRIBUTE, type(assembly).__name__ if isinstance(assembly, DataAssembly)
-                         else "DataAssembly")
+        plain.setdefault(CLASS_ATTRIBUTE, _recorded_name(type(assembly)))
     data = xr.DataArray(assembly.variable.copy(deep=False), coords=assembly.coords, name=DATA_VARIABLE)
     data.attrs = {}
     dataset = data.to_dataset()
