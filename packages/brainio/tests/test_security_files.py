@@ -182,3 +182,18 @@ def test_a_link_planted_in_an_extracted_folder_is_not_written_through(tmp_path):
     with pytest.raises(PathOutsideRootError, match="sub/a.png"):
         extract_zip(archive, folder, home=tmp_path)
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("umask", [0o002, 0o077])
+def test_extracted_folders_follow_the_umask_like_files(tmp_path, umask):
+    import stat
+
+    archive = _zip(tmp_path / "set.zip", [("a/b/c.png", b"c"), ("d.png", b"d")])
+    previous = os.umask(umask)
+    try:
+        folder = extract_zip(archive, tmp_path / "set", home=tmp_path / "home")
+    finally:
+        os.umask(previous)
+    for path in (folder, folder / "a", folder / "a" / "b", tmp_path / "home" / ".locks"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o777 & ~umask, path
+    assert stat.S_IMODE((folder / "a" / "b" / "c.png").stat().st_mode) == 0o666 & ~umask
