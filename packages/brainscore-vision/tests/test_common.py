@@ -76,7 +76,7 @@ def test_family_knows_its_data_and_parents(family):
 
 
 @pytest.mark.parametrize("identifier", [info.identifier for info in OWN_BENCHMARKS if data_need(info.identifier)[0] in (
-    "network", "local", "network+local") and not info.identifier.startswith(("MajajHong", "FreemanZiemba",
+    "network", "local", "network+local", "credentials", "private") and not info.identifier.startswith(("MajajHong", "FreemanZiemba",
                                                                             "Rajalingham"))])
 def test_benchmarks_the_battery_skips_build_offline(identifier):
     """Benchmarks on data the battery cannot reach are built without reading anything (their data load on first

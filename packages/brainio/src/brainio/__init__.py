@@ -33,6 +33,7 @@ _LAZY = {
     "NeuronRecordingAssembly": "brainio.assemblies",
     "PropertyAssembly": "brainio.assemblies",
     "Sha1MismatchError": "brainio.errors",
+    "StoreAccessDeniedError": "brainio.errors",
     "SpikeTimesAssembly": "brainio.assemblies",
     "StimulusSet": "brainio.stimuli",
     "StoreKeyError": "brainio.errors",

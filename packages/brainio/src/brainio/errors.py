@@ -77,6 +77,15 @@ class StoreUnreachableError(BrainIOError, ConnectionError):
     """A store that cannot be reached (no network, endpoint down, timeout); the message names the URL."""
 
 
+class StoreAccessDeniedError(BrainIOError, PermissionError):
+    """An object that a store refused to read both without credentials and with the credentials found (or none were
+    found); the message names the object's URL and what each read was told. ``url`` is that URL."""
+
+    def __init__(self, message: str, *, url: str = ""):
+        super().__init__(message)
+        self.url = url
+
+
 class FileUnavailableError(BrainIOError, FileNotFoundError):
     """A file that is neither in its local folder nor downloadable now; the message names the file, its URL and
     the folder to put it in."""

@@ -18,8 +18,8 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "assert_one_error_root", "assert_processes_end", "defined_exceptions", "is_running", "local_s3_server",
-           "running_descendants", "s3_test_environment"]
+__all__ = ["assert_assemblies_equal", "assert_one_error_root", "assert_processes_end", "defined_exceptions", "is_running",
+           "local_private_s3_server", "local_s3_server", "running_descendants", "s3_test_environment"]
 
 
 def _equal(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
@@ -112,6 +112,53 @@ def local_s3_server() -> Iterator[str]:
         yield f"http://{host}:{port}"
     finally:
         server.stop()
+
+
+@contextlib.contextmanager
+def local_private_s3_server(timeout: float = 20.0) -> Iterator[tuple[str, str, str]]:
+    """A moto S3 server on 127.0.0.1 that refuses unsigned and wrongly signed requests (a private bucket's
+    behaviour); yields ``(endpoint, access_key_id, secret_access_key)`` of a user it accepts, stops it on exit.
+
+    moto checks signatures only when ``INITIAL_NO_AUTH_ACTION_COUNT`` is set, read once per process, so the server runs
+    in a child process; its first four requests (unchecked) create that user and give it every permission.
+    """
+    import json
+    import socket
+    import subprocess
+    import sys
+
+    import boto3
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                              env=dict(os.environ, INITIAL_NO_AUTH_ACTION_COUNT="4"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the moto server on port {port} did not start within {timeout} s")
+            time.sleep(0.1)
+        endpoint = f"http://127.0.0.1:{port}"
+        iam = boto3.client("iam", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="setup",
+                           aws_secret_access_key="setup")
+        iam.create_user(UserName="reader")
+        key = iam.create_access_key(UserName="reader")["AccessKey"]
+        everything = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
+        policy = iam.create_policy(PolicyName="everything", PolicyDocument=json.dumps(everything))
+        iam.attach_user_policy(UserName="reader", PolicyArn=policy["Policy"]["Arn"])
+        yield endpoint, key["AccessKeyId"], key["SecretAccessKey"]
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def defined_exceptions(package: str) -> list[type[Exception]]:

@@ -6,6 +6,11 @@ marker              meaning
 ==================  ===================================================================================================
 ``shipped``         the recordings (and images) are in ``$BRAINSCORE_RAW_DATA``, packaged on first use; runs offline
 ``network``         Brain-Score's public files, fetched from its bucket on first use (sha1-checked) and cached
+``credentials``     Brain-Score's files from its bucket, read unsigned first, then with your AWS credentials: its tests
+                    mark the data private, its metadata calls it public, and no read was measured here; the marker
+                    says what is tried (``[network: unsigned, then your AWS credentials]``)
+``private``         Brain-Score's private files (its core benchmarks): tried the same way, expected to need
+                    Brain-Score's credentials (``[private: needs Brain-Score credentials]``)
 ``network+local``   public recordings, plus images that may not be redistributed, from a local folder
 ``local``           files that may not be redistributed, from a local folder (a variable names it)
 ``unavailable``     registered for its identifier and ceiling, but its stimuli cannot be had (see the family's docs)
@@ -22,7 +27,7 @@ import re
 
 from brainscore_vision.data_helpers.local_data import LOCAL_FOLDERS, local_folder_status
 
-__all__ = ["PLUGIN_MODULE_RULES", "RULES", "UNAVAILABLE_STIMULUS_SETS", "data_marker", "data_need", "plugin_data_need"]
+__all__ = ["NEED_MARKERS", "PLUGIN_MODULE_RULES", "RULES", "UNAVAILABLE_STIMULUS_SETS", "data_marker", "data_need", "plugin_data_need"]
 
 _GEIRHOS_SHIPPED = "cueconflict|edge|silhouette|sketch"
 
@@ -76,10 +81,15 @@ def data_need(identifier: str) -> tuple[str, str | None]:
     return "?", None
 
 
+#: the marker of a need whose words differ from its name
+NEED_MARKERS = {"credentials": "[network: unsigned, then your AWS credentials]",
+                "private": "[private: needs Brain-Score credentials]"}
+
+
 def data_marker(identifier: str) -> str:
     """The bracketed marker ``brainscore list benchmarks`` prints, e.g. ``[local: BRAINSCORE_NSD_DIR unset]``."""
     need, folder = data_need(identifier)
     if folder is None:
-        return f"[{need}]"
+        return NEED_MARKERS.get(need, f"[{need}]")
     ready, _ = local_folder_status(folder)
     return f"[{need}: {LOCAL_FOLDERS[folder].variable} {'set' if ready else 'unset'}]"

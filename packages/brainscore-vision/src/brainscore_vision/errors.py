@@ -13,8 +13,8 @@ from brainscore_core.errors import BrainScoreError
 from brainscore_metrics.errors import UnknownPropertyError
 
 __all__ = [
-    "BenchmarkDataError", "CommandError", "DataIntegrityError", "DataRepairWarning", "DataSourceError",
-    "GratingLayoutError", "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError",
+    "BenchmarkDataError", "CommandError", "CredentialsRequiredError", "DataIntegrityError", "DataRepairWarning",
+    "DataSourceError", "GratingLayoutError", "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError",
     "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
     "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
     "UnitSelectionError", "UnknownPropertyError", "VisionError",
@@ -52,6 +52,12 @@ class DataIntegrityError(VisionError, ValueError):
 
 class PublicDataUnavailableError(VisionError, OSError):
     """A file of Brain-Score's public store could not be fetched (no network, refused, or missing)."""
+
+
+class CredentialsRequiredError(PublicDataUnavailableError, PermissionError):
+    """A file of Brain-Score's store that its bucket refused both without credentials and with the user's AWS
+    credentials (or none were found): the message names the identifier, the bucket and the key, and says that it
+    needs Brain-Score credentials."""
 
 
 class StimuliUnavailableError(PublicDataUnavailableError):

@@ -45,7 +45,11 @@ __all__ = ["KINDS", "PluginCheck", "check_plugins", "plugin_checks"]
 #: the registry kinds the battery covers, in the order it runs them
 KINDS = ("metric", "ceiling", "data", "stimulus_set", "model", "benchmark")
 _NEEDS = {"network": "its data come from Brain-Score's public bucket, and the battery runs offline",
-          "network+local": "its data come from Brain-Score's public bucket, and the battery runs offline"}
+          "network+local": "its data come from Brain-Score's public bucket, and the battery runs offline",
+          "credentials": "its data come from Brain-Score's bucket (unsigned or with AWS credentials), and the battery "
+                         "runs offline",
+          "private": "its data are Brain-Score's private files: they need Brain-Score credentials, and the battery "
+                     "runs offline"}
 
 
 @dataclass(frozen=True)

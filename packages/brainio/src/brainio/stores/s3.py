@@ -2,8 +2,12 @@
 
 The endpoint, region and credentials come from the standard AWS settings (``AWS_ENDPOINT_URL``,
 ``AWS_ENDPOINT_URL_S3``, ``AWS_DEFAULT_REGION``, ``AWS_ACCESS_KEY_ID``, profiles, ...) unless given
-explicitly. Reads try a signed request first and fall back to an unsigned one, so public buckets work
-without credentials.
+explicitly.
+
+Reads are tried unsigned first, then signed with the credentials boto3's default chain finds (environment, shared
+files, profiles, instance roles): a public object is read without looking up credentials at all, a private one with
+the user's. An object refused both ways raises :class:`~brainio.errors.StoreAccessDeniedError` naming its URL and
+what each read was told. (Brain-Score's own fetcher tries the two in the other order; the object read is the same.)
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingExtraError, StoreKeyError, StoreUnreachableError
+from ..errors import MissingExtraError, StoreAccessDeniedError, StoreKeyError, StoreUnreachableError
 
 S3_INSTALL = "pip install -c constraints.txt './packages/brainio[s3]' (from the repository root)"
 
@@ -84,7 +88,7 @@ class S3Store:
         if version_id:
             arguments["VersionId"] = version_id
         try:
-            response = self._get(arguments)
+            response = self._get(arguments, url=self.url(key, version_id))
         except (BotoConnectionError, HTTPClientError) as error:  # no network, endpoint down, timeouts
             raise StoreUnreachableError(f"{self.url(key, version_id)} cannot be reached: {error}") from error
         except ClientError as error:
@@ -100,15 +104,25 @@ class S3Store:
         except (BotoConnectionError, HTTPClientError) as error:  # the connection broke while reading
             raise StoreUnreachableError(f"{self.url(key, version_id)} cannot be reached: {error}") from error
 
-    def _get(self, arguments: dict) -> dict:
+    def _get(self, arguments: dict, *, url: str) -> dict:
+        """``get_object`` unsigned, then signed when the unsigned read is refused (see the module docstring)."""
+        try:
+            return self.client(signed=False).get_object(**arguments)
+        except ClientError as error:
+            code = error.response.get("Error", {}).get("Code", "")
+            if code not in _DENIED:
+                raise
+            unsigned = f"refused without credentials ({code})"
         try:
             return self.client(signed=True).get_object(**arguments)
         except NoCredentialsError:
-            pass
+            signed = "no AWS credentials were found to sign a second request"
         except ClientError as error:
-            if error.response.get("Error", {}).get("Code", "") not in _DENIED:
+            code = error.response.get("Error", {}).get("Code", "")
+            if code not in _DENIED:
                 raise
-        return self.client(signed=False).get_object(**arguments)
+            signed = f"refused with the AWS credentials found ({code})"
+        raise StoreAccessDeniedError(f"{url}: {unsigned}; {signed}", url=url)
 
     def upload(self, source: Path, key: str) -> str | None:
         """Put ``source`` as ``key``; returns the new version id (None when the bucket is unversioned)."""

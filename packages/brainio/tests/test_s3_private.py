@@ -1,0 +1,72 @@
+"""Reads from a bucket that refuses unsigned requests (a moto server checking signatures): unsigned first, then the
+credentials boto3 finds; refused both ways, one typed error naming the object and what each read was told, and
+nothing left in the cache."""
+
+import hashlib
+import os
+
+import pytest
+
+pytest.importorskip("boto3")
+pytest.importorskip("moto.server")
+
+from brainio.cache import fetch_verified
+from brainio.errors import StoreAccessDeniedError
+from brainio.stores.s3 import S3Store
+
+BODY = b"private bytes"
+
+
+@pytest.fixture(scope="module")
+def private_server():
+    import boto3
+
+    from brainio.testing import local_private_s3_server
+
+    with local_private_s3_server() as (endpoint, key_id, secret):
+        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key_id,
+                              aws_secret_access_key=secret)
+        client.create_bucket(Bucket="lab-private")
+        client.put_object(Bucket="lab-private", Key="data/assy_x.nc", Body=BODY)
+        yield endpoint, key_id, secret
+
+
+@pytest.fixture
+def environment(private_server, monkeypatch, tmp_path):
+    from brainio.testing import s3_test_environment
+
+    endpoint, key_id, secret = private_server
+    for name, value in s3_test_environment(endpoint, tmp_path).items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", key_id)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", secret)
+    return monkeypatch
+
+
+def test_signed_read_follows_a_refused_unsigned_one(environment, tmp_path):
+    path = fetch_verified(S3Store("lab-private/data"), "assy_x.nc", hashlib.sha1(BODY).hexdigest(),
+                          home=tmp_path / "cache")
+    assert path.read_bytes() == BODY
+
+
+@pytest.mark.parametrize("credentials", ["none", "wrong"])
+def test_refused_both_ways_is_one_typed_error_and_leaves_nothing(environment, tmp_path, credentials):
+    if credentials == "none":
+        environment.delenv("AWS_ACCESS_KEY_ID")
+        environment.delenv("AWS_SECRET_ACCESS_KEY")
+        told = "no AWS credentials were found to sign a second request"
+    else:
+        environment.setenv("AWS_ACCESS_KEY_ID", "AKIAWRONGWRONGWRONG1")
+        told = "refused with the AWS credentials found (InvalidAccessKeyId)"
+    home = tmp_path / "cache"
+    with pytest.raises(StoreAccessDeniedError) as raised:
+        fetch_verified(S3Store("lab-private/data"), "assy_x.nc", hashlib.sha1(BODY).hexdigest(), home=home)
+    endpoint = os.environ["AWS_ENDPOINT_URL"]
+    assert str(raised.value) == (f"{endpoint}/lab-private/data/assy_x.nc: refused without credentials (403); {told}")
+    assert raised.value.url == f"{endpoint}/lab-private/data/assy_x.nc"
+    assert isinstance(raised.value, PermissionError)
+    assert [p for p in home.rglob("*") if p.is_file() and not p.name.endswith(".lock")] == []
+
