@@ -18,7 +18,8 @@ Layout under the root (default ``$BRAINSCORE_HOME/activations``):
 
 Nothing is ever half-written: an entry is filled in a temporary file in the same folder and renamed into place
 (``os.replace``), and the index files, each written the same way, only after that. A killed run leaves at most
-a ``*.tmp`` file; an index that names a missing or unreadable entry is a miss, never an error. Entries are
+a ``*.tmp`` file; an index that names a missing or unreadable entry is a miss, never an error, and so is one that names
+a file outside the cache (``../../x.nc``, an absolute path, a link out: brainio's path rule, warned). Entries are
 never overwritten (each run's file name is new), so a reader's memory map never sees a file change under it.
 No pickle anywhere.
 """
@@ -37,6 +38,8 @@ from typing import Any
 import numpy as np
 from filelock import FileLock
 
+from brainio.errors import PathOutsideRootError
+from brainio.paths import path_inside
 from brainio.records import read_record, write_record
 from model_tools.activations._entry_file import (  # noqa: F401  (re-exported: their former home)
     VARIABLE,
@@ -131,6 +134,15 @@ class ActivationsCache:
         folder = self.directory / "entries"
         return sorted(folder.rglob("*.nc")) if folder.is_dir() else []
 
+    def inside(self, name: object, what: str) -> Path | None:
+        """``directory / name`` when a record's ``name`` lies inside the cache (:func:`brainio.paths.path_inside`),
+        else None with a warning naming the name and the folder: a record is never trusted to point elsewhere."""
+        try:
+            return path_inside(self.directory, str(name), what=what)
+        except PathOutsideRootError as error:
+            _logger.warning("activations cache: %s; treated as a miss", error)
+            return None
+
     def lock(self, name: str, timeout: float = -1) -> FileLock:
         """A file lock serialising writers of ``name`` across processes."""
         folder = self.directory / "locks"
@@ -149,9 +161,11 @@ class ActivationsCache:
         for layer, key in keys.items():
             record = read_record(self.index_path(key), "activations index")  # damaged: a miss, warned
             try:
-                entry = self.directory / record["entry"]
+                entry = self.inside(record["entry"], f"activations index entry (of {self.index_path(key).name})")
                 start, stop = int(record["start"]), int(record["stop"])
             except (ValueError, KeyError, TypeError):
+                continue
+            if entry is None:
                 continue
             if entry not in layouts:
                 layouts[entry] = _entry_layout(entry)
@@ -209,9 +223,12 @@ class ActivationsCache:
             record = read_record(self.rows_index_path(content_key), "activations rows index") or {}
             for listed in reversed(record.get("entries", [])):
                 try:
-                    entry, rows_file = self.directory / listed["entry"], self.directory / listed["rows"]
+                    entry = self.inside(listed["entry"], "activations rows index entry")
+                    rows_file = self.inside(listed["rows"], "activations rows index rows file")
                     start, stop = int(listed["start"]), int(listed["stop"])
                 except (KeyError, TypeError, ValueError):
+                    continue
+                if entry is None or rows_file is None:
                     continue
                 rows = _rows_of(rows_file, digests)
                 if rows is None:
@@ -293,8 +310,9 @@ class ActivationsCache:
             with self.lock(f"rows-{content_key}"):
                 path = self.rows_index_path(content_key)
                 listed = (read_record(path, "activations rows index") or {}).get("entries", [])
-                listed = [item for item in listed if isinstance(item, dict)
-                          and (self.directory / str(item.get("entry", ""))).is_file()]  # deleted entries leave
+                listed = [item for item in listed if isinstance(item, dict) and item.get("entry")
+                          and (entry := self.inside(item["entry"], "activations rows index entry")) is not None
+                          and entry.is_file()]  # deleted (or planted) entries leave
                 listed.append({"entry": relative, "rows": rows_relative, "start": start, "stop": stop})
                 write_record(path, {"entries": listed})
 
