@@ -107,11 +107,14 @@ def odd_one_out_answers(triplets) -> list:
 
 
 # --------------------------------------------------------------------------------------------- the families
-def baker2022(*, images_per_type: int = 3, subjects: tuple[int, int] = (8, 6)) -> dict:
-    """``Baker2022_normal_distortion`` (image types w, f, o) and ``Baker2022_inverted_distortion`` (w, f)."""
+def baker2022(*, images_per_type: int = 3, subjects: tuple[int, int] = (8, 6),
+              shown: tuple[float, float] = (0.75, 0.75)) -> dict:
+    """``Baker2022_normal_distortion`` (image types w, f, o) and ``Baker2022_inverted_distortion`` (w, f); each
+    subject sees a fraction ``shown`` of the images (upright, inverted)."""
     family = {"stimulus_sets": {}, "assemblies": {}}
     conditions = {"w": "whole", "f": "Frankenstein", "o": "fragmented"}
-    for orientation, types, n_subjects in (("normal", "wfo", subjects[0]), ("inverted", "wf", subjects[1])):
+    for orientation, types, n_subjects, fraction in (("normal", "wfo", subjects[0], shown[0]),
+                                                     ("inverted", "wf", subjects[1], shown[1])):
         identifier = f"Baker2022_{orientation}_distortion"
         rows = [{"stimulus_id": f"{orientation}_{animal}_{image_type}{number}", "animal": animal,
                  "image_type": image_type, "image_number": number, "orientation": orientation}
@@ -120,7 +123,7 @@ def baker2022(*, images_per_type: int = 3, subjects: tuple[int, int] = (8, 6)) -
         # whole images are recognised more often than broken ones, humans more than the model
         accuracy = {"w": 0.9, "f": 0.55, "o": 0.7}
         trials = [(subject, row) for subject in range(1, n_subjects + 1) for row in rows
-                  if unit("shown", identifier, subject, row["stimulus_id"]) < 0.75]
+                  if unit("shown", identifier, subject, row["stimulus_id"]) < fraction]
         correct = [int(unit("human", identifier, subject, row["stimulus_id"])
                        < accuracy[row["image_type"]] - 0.03 * (subject % 3) + 0.3 * (ease(row["stimulus_id"]) - 0.5))
                    for subject, row in trials]
@@ -273,13 +276,12 @@ def scialom2024(*, images_per_set: int = 8, subjects: tuple[int, int] = (6, 4), 
 
 
 def coggan2024_behavior(*, n_subjects: int = 4, classes: int = 4, occluders: int = 3, colours: int = 2,
-                        n_fitting: int = 16) -> dict:
+                        n_fitting: int = 16, visibilities=(0.2, 0.6, 1.0)) -> dict:
     """``Coggan2024_behavior`` (one stimulus per subject and trial; visibility 1.0 is the unoccluded control) and
     ``Coggan2024_behavior_fitting`` (labelled images of the same classes)."""
     object_classes = COGGAN_CLASSES[:classes]
     occluder_types = [f"occluder{k}" for k in range(occluders)]
     occluder_colours = ["black", "white", "grey"][:colours]
-    visibilities = (0.2, 0.6, 1.0)
     rows, values, accuracy = [], [], []
     for subject in range(n_subjects):
         trial = 0
@@ -305,12 +307,18 @@ def coggan2024_behavior(*, n_subjects: int = 4, classes: int = 4, occluders: int
                                                    "stimulus_set": "Coggan2024_behavior"}}}
 
 
-def hebart2023(*, n_images: int = 12, n_triplets: int = 40) -> dict:
+def hebart2023(*, n_images: int = 12, n_triplets: int = 90) -> dict:
     """``Hebart2023``: ``n_images`` stimuli (ids 0..n-1, as their rows) and ``n_triplets`` human triplets."""
     rows = [{"stimulus_id": i, "unique_id": f"concept{i:02d}", "filename": f"concept{i:02d}.jpg",
              "WordNet_ID": f"n{i:08d}"} for i in range(n_images)]
-    # each triplet: the three images that come first in an order fixed by the triplet's number
-    triplets = [sorted(range(n_images), key=lambda i, k=k: unit("triplet", k, i))[:3] for k in range(n_triplets)]
+    # each triplet: three different images fixed by the triplet's number
+    triplets = []
+    for k in range(n_triplets):
+        first = int(unit("triplet", k, 1) * n_images)
+        second = (first + 1 + int(unit("triplet", k, 2) * (n_images - 1))) % n_images
+        third = next(i for i in ((first + 1 + int(unit("triplet", k, 3, step) * (n_images - 1))) % n_images
+                                 for step in range(100)) if i != second)
+        triplets.append([first, second, third])
     triplets = np.array(triplets)
     assembly = {"values": triplets[:, 2].copy(), "stimulus_set": "Hebart2023",
                 "coords": {"stimulus_id": triplets[:, 2].copy(), "triplet_id": np.array([f"triplet_{k}"
