@@ -107,18 +107,20 @@ def odd_one_out_answers(triplets) -> list:
 
 
 # --------------------------------------------------------------------------------------------- the families
-def baker2022(*, images_per_type: int = 3, subjects: tuple[int, int] = (8, 6),
+def baker2022(*, images_per_type=3, subjects: tuple[int, int] = (8, 6),
               shown: tuple[float, float] = (0.75, 0.75)) -> dict:
-    """``Baker2022_normal_distortion`` (image types w, f, o) and ``Baker2022_inverted_distortion`` (w, f); each
-    subject sees a fraction ``shown`` of the images (upright, inverted)."""
+    """``Baker2022_normal_distortion`` (image types w, f, o) and ``Baker2022_inverted_distortion`` (w, f):
+    ``images_per_type`` per animal and type (a number, or one per orientation); each subject sees a fraction
+    ``shown`` of the images (upright, inverted)."""
+    counts = images_per_type if isinstance(images_per_type, tuple | list) else (images_per_type, images_per_type)
     family = {"stimulus_sets": {}, "assemblies": {}}
     conditions = {"w": "whole", "f": "Frankenstein", "o": "fragmented"}
-    for orientation, types, n_subjects, fraction in (("normal", "wfo", subjects[0], shown[0]),
-                                                     ("inverted", "wf", subjects[1], shown[1])):
+    for orientation, types, n_subjects, fraction, count in (("normal", "wfo", subjects[0], shown[0], counts[0]),
+                                                            ("inverted", "wf", subjects[1], shown[1], counts[1])):
         identifier = f"Baker2022_{orientation}_distortion"
         rows = [{"stimulus_id": f"{orientation}_{animal}_{image_type}{number}", "animal": animal,
                  "image_type": image_type, "image_number": number, "orientation": orientation}
-                for animal in BAKER_ANIMALS for image_type in types for number in range(images_per_type)]
+                for animal in BAKER_ANIMALS for image_type in types for number in range(count)]
         family["stimulus_sets"][identifier] = _columns(rows)
         # whole images are recognised more often than broken ones, humans more than the model
         accuracy = {"w": 0.9, "f": 0.55, "o": 0.7}
