@@ -52,10 +52,26 @@ def assembly(data: dict, cls=BehavioralAssembly):
                                                    for name, values in data["coords"].items()}, dims=["presentation"])
 
 
-def serve(monkeypatch, families=tuple(CATALOGUES)) -> dict:
+def write_images(root: Path, ids) -> dict[str, str]:
+    """A small PNG per stimulus id (a colour and a square fixed by the id): ``{id: path}``."""
+    from PIL import Image
+
+    paths = {}
+    for stimulus_id in sorted({str(i) for i in ids}):
+        pixels = np.full((32, 32, 3), [int(255 * STANDINS.unit(stimulus_id, c)) for c in range(3)], np.uint8)
+        corner = int(20 * STANDINS.unit(stimulus_id, "corner"))
+        pixels[corner:corner + 10, corner:corner + 10] = 255 - pixels[0, 0]
+        path = root / f"{stimulus_id}.png"
+        Image.fromarray(pixels).save(path)
+        paths[stimulus_id] = str(path)
+    return paths
+
+
+def serve(monkeypatch, families=tuple(CATALOGUES), image_root: Path | None = None) -> dict:
     """Serve the stand-ins of ``families`` in place of Brain-Score's bucket (``brainio.s3``'s two loaders, which the
-    by-reference loaders call), keyed by the bucket identifiers of each family's catalogue. Returns what was asked
-    for: ``{'assembly': [s3 identifiers], 'stimulus_set': [...]}``."""
+    by-reference loaders call), keyed by the bucket identifiers of each family's catalogue; with ``image_root``, each
+    stimulus gets an image file there. Returns what was asked for: ``{'assembly': [s3 identifiers],
+    'stimulus_set': [...]}``."""
     import brainio.s3
 
     stimulus_sets, data = {}, {}
@@ -67,11 +83,18 @@ def serve(monkeypatch, families=tuple(CATALOGUES)) -> dict:
         for identifier, values in made["assemblies"].items():
             data[entries[("assembly", identifier)]["s3_identifier"]] = values
     asked = {"assembly": [], "stimulus_set": []}
+    files = None
+    if image_root is not None:
+        image_root.mkdir(parents=True, exist_ok=True)
+        files = write_images(image_root, [i for columns in stimulus_sets.values() for i in columns["stimulus_id"]])
 
     def load_stimulus_set_from_s3(identifier, bucket, csv_sha1, zip_sha1, csv_version_id, zip_version_id,
                                   filename_prefix=None):
         asked["stimulus_set"].append(identifier)
-        return stimulus_set(identifier, stimulus_sets[identifier])
+        loaded = stimulus_set(identifier, stimulus_sets[identifier])
+        if files is not None:
+            loaded.stimulus_paths = {i: files[i] for i in loaded["stimulus_id"]}
+        return loaded
 
     def load_assembly_from_s3(identifier, version_id, sha1, bucket, cls, stimulus_set_loader=None,
                               merge_stimulus_set_meta=True):
