@@ -125,7 +125,8 @@ def demo(session: nox.Session) -> None:
 def benchmarks(session: nox.Session) -> None:
     """Speed figures of every package (``packages/*/benchmarks/bench_*.py``), printed as ratios to a baseline."""
     install_package(session, "model-tools", also=[])
-    session.install("-c", CONSTRAINTS, _local("brainscore-metrics", "torch"), _local("brainio", "s3"))
+    # the metrics test extra brings the peers bench_peers.py races (scikit-learn, himalaya, rsatoolbox)
+    session.install("-c", CONSTRAINTS, _local("brainscore-metrics", "torch,test"), _local("brainio", "s3"))
     scripts = sorted((ROOT / "packages").glob(session.posargs[0] if session.posargs else "*/benchmarks/bench_*.py"))
     for script in scripts:
         session.run("python", str(script))

@@ -66,6 +66,20 @@ def postgres_server():
         yield url
 
 
+@pytest.fixture(scope="session")
+def password_postgres():
+    """A real PostgreSQL server that requires a password (``scram-sha-256``; a random one per session, so that finding
+    it anywhere means it leaked); yields its base URL ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT``."""
+    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
+        except PostgresUnavailableError as error:
+            skip_or_fail(f"no PostgreSQL server here: {error}")
+        yield url
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def results_url(request, tmp_path):
     """A fresh, empty database: a SQLite file, or a new database on the PostgreSQL server."""

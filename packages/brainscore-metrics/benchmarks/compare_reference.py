@@ -20,6 +20,7 @@ Run::
     python benchmarks/compare_reference.py alternate --dir /tmp/bs_compare --results /tmp/bs_results \
         --reference-python /tmp/ref30venv/bin/python --repeat 3 --cases q8_linear1 q8_pls1
     python benchmarks/compare_reference.py table --results /tmp/bs_results
+    # first calls in fresh processes (no warm-up; issue 43): --cold, e.g. --cases q8_ridge q8_rdm
 
 Cases: ``synth_pls``, ``synth_ridge``, ``synth_ic`` (640 stimuli x 300 features -> 50 neuroids,
 8 objects, 10 repetitions), ``cowley_ic`` (Cowley 2023 V4 session 210325 trials), ``rdm92``, ``cka92``,
@@ -97,6 +98,9 @@ CASES = {
     # the q8 float32 values cast to float64: the reference's own float32 noise on the hard input
     "q8c_linear1": ("q8c", "linear_predictivity", "metric", {"crossvalidation_kwargs": {"splits": 1}}),
     "q8c_ridge": ("q8c", "ridge", "metric", {}),
+    # issue 43's first calls on the 3,200 x 10,000 input with dead units (run with --cold)
+    "q8_rdm": ("q8", "rdm", "metric", {}),
+    "q8_cka": ("q8", "cka", "metric", {}),
 }
 #: groups whose float32 source is cast to float64 (the reference fits float32 sources in float32 in places)
 CAST_GROUPS = {"w32c": "w32", "q8c": "q8"}
@@ -181,15 +185,17 @@ def _warm_up(side: str, kind: str, identifier: str, kwargs: dict, directory: Pat
     (load_ceiling if kind == "ceiling" else load_metric)(identifier, **kwargs)(*small)
 
 
-def run_case(side: str, case: str, directory: Path, repeat: int = 1) -> dict:
-    """Load the inputs, load the metric by identifier, warm it up on the small inputs (untimed), then time
-    ``repeat`` calls; ``seconds`` is their median."""
+def run_case(side: str, case: str, directory: Path, repeat: int = 1, cold: bool = False) -> dict:
+    """Load the inputs, load the metric by identifier, warm it up on the small inputs (untimed; not with ``cold``:
+    then the first call pays what a user's first call in a fresh process pays, lazy imports, the BLAS thread probe
+    and first-touch page faults included), then time ``repeat`` calls; ``seconds`` is their median."""
     from brainscore_vision import load_ceiling, load_metric
 
     group, identifier, kind, kwargs = CASES[case]
     inputs = build_inputs(side, group, kind, directory)
     metric = (load_ceiling if kind == "ceiling" else load_metric)(identifier, **kwargs)
-    _warm_up(side, kind, identifier, kwargs, directory)
+    if not cold:
+        _warm_up(side, kind, identifier, kwargs, directory)
     load_before = _loadavg()
     times = []
     for _ in range(repeat):
@@ -205,17 +211,19 @@ def run_case(side: str, case: str, directory: Path, repeat: int = 1) -> dict:
         "per_split": _per_split(score), "seconds": seconds, "all_seconds": times,
         "loadavg_before": load_before, "loadavg_after": _loadavg(),
         "threads": os.environ.get("OPENBLAS_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS"),
+        "cold": cold,
     }
 
 
-def run(side: str, cases: list[str], directory: Path, repeat: int = 1, results: Path | None = None) -> None:
+def run(side: str, cases: list[str], directory: Path, repeat: int = 1, results: Path | None = None,
+        cold: bool = False) -> None:
     import warnings
 
     warnings.simplefilter("ignore")
     results = results or directory
     results.mkdir(parents=True, exist_ok=True)
     for case in cases:
-        result = run_case(side, case, directory, repeat)
+        result = run_case(side, case, directory, repeat, cold)
         path = results / f"result_{case}_{side}_{time.time_ns()}.json"
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(result, indent=1))
@@ -224,7 +232,8 @@ def run(side: str, cases: list[str], directory: Path, repeat: int = 1, results: 
                                                  "loadavg_before")}), flush=True)
 
 
-def alternate(cases: list[str], directory: Path, repeat: int, reference_python: str, results: Path) -> None:
+def alternate(cases: list[str], directory: Path, repeat: int, reference_python: str, results: Path,
+              cold: bool = False) -> None:
     """Both sides in one run: for each case, ``repeat`` rounds of one call on our side then one on the
     reference side, each in a fresh process (inputs built and the metric warmed up before its clock starts), so
     both sides see the same changes of the machine's load; the table reports each side's median."""
@@ -237,7 +246,8 @@ def alternate(cases: list[str], directory: Path, repeat: int, reference_python: 
         for _ in range(repeat):
             for side, python, env in (("ours", sys.executable, None), ("reference", reference_python, reference_env)):
                 subprocess.run([python, __file__, "run", "--side", side, "--dir", str(directory), "--results",
-                                str(results), "--cases", case, "--repeat", "1"], check=True, env=env)
+                                str(results), "--cases", case, "--repeat", "1", *(["--cold"] if cold else [])],
+                               check=True, env=env)
 
 
 # ----------------------------------------------------------------------------------------------- table
@@ -248,7 +258,7 @@ def table(results: Path) -> None:
     found: dict = {}
     for path in sorted(results.glob("result_*.json")):
         result = json.loads(path.read_text())
-        threads = result.get("threads") or "default"
+        threads = (result.get("threads") or "default") + (", first call" if result.get("cold") else "")
         found.setdefault((result["case"], threads), {}).setdefault(result["side"], []).append(result)
     print("| case | BLAS threads | metric | reference value +- error | our value +- error | abs diff "
           "| reference time (median of n) | our time (median of n) | load at the starts | ratio |")
@@ -281,6 +291,8 @@ def main() -> None:
     parser.add_argument("--wide", action="store_true", help="also the float32 inputs of the w32/px cases")
     parser.add_argument("--hard", action="store_true", help="also the hard inputs of the q8/q8r/pxr cases")
     parser.add_argument("--repeat", type=int, default=1, help="calls per case (and side); the median is reported")
+    parser.add_argument("--cold", action="store_true",
+                        help="no warm-up call: time a fresh process's first call (use with --repeat 1 / alternate)")
     args = parser.parse_args()
     results = args.results or args.dir
     if args.command == "prepare":
@@ -288,11 +300,11 @@ def main() -> None:
         if args.hard:
             prepare_hard(args.dir)
     elif args.command == "run":
-        run(args.side, args.cases, args.dir, args.repeat, results)
+        run(args.side, args.cases, args.dir, args.repeat, results, args.cold)
     elif args.command == "alternate":
         if not args.reference_python:
             parser.error("alternate needs --reference-python (or $BRAINSCORE_REFERENCE_PYTHON)")
-        alternate(args.cases, args.dir, args.repeat, args.reference_python, results)
+        alternate(args.cases, args.dir, args.repeat, args.reference_python, results, args.cold)
     else:
         table(results)
 

@@ -45,6 +45,23 @@ def postgres_server():
         yield url
 
 
+@pytest.fixture(scope="session")
+def password_postgres():
+    """A real PostgreSQL server that requires a password (``scram-sha-256``; a random one per session, so that finding
+    it anywhere means it leaked); yields its base URL ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT``."""
+    import contextlib
+
+    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
+        except PostgresUnavailableError as error:
+            message = f"no PostgreSQL server here: {error}"
+            pytest.fail(message) if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1" else pytest.skip(message)
+        yield url
+
+
 def require_dir(path: Path, what: str) -> Path:
     """``path`` if it is a folder; else skip with the reason, or fail when ``BRAINSCORE_REQUIRE_DATA=1`` (CI)."""
     if path.is_dir():

@@ -119,8 +119,9 @@ def local_private_s3_server(timeout: float = 20.0) -> Iterator[tuple[str, str, s
     """A moto S3 server on 127.0.0.1 that refuses unsigned and wrongly signed requests (a private bucket's
     behaviour); yields ``(endpoint, access_key_id, secret_access_key)`` of a user it accepts, stops it on exit.
 
-    moto checks signatures only when ``INITIAL_NO_AUTH_ACTION_COUNT`` is set, read once per process, so the server runs
-    in a child process; its first four requests (unchecked) create that user and give it every permission.
+    moto checks signatures only when its ``INITIAL_NO_AUTH_ACTION_COUNT`` setting is finite, one value per process, so
+    the server runs in a child process; its first four requests (unchecked) create that user and give it every
+    permission.
     """
     import json
     import socket
@@ -132,8 +133,11 @@ def local_private_s3_server(timeout: float = 20.0) -> Iterator[tuple[str, str, s
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                              env=dict(os.environ, INITIAL_NO_AUTH_ACTION_COUNT="4"),
+    # the setting is read at each request, so the child sets it before serving (no environment variable: only
+    # brainscore_core.config reads the environment)
+    serve = ("import sys, moto.settings; moto.settings.INITIAL_NO_AUTH_ACTION_COUNT = 4; "
+             "from moto.server import main; main(sys.argv[1:])")
+    server = subprocess.Popen([sys.executable, "-c", serve, "-H", "127.0.0.1", "-p", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + timeout

@@ -21,6 +21,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 from brainscore_core.errors import PostgresUnavailableError
 
@@ -61,6 +62,18 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _authentication(folder: Path, password: str | None, as_root: bool) -> list[str]:
+    """initdb's arguments for trusted connections (no password), or for a password the server requires."""
+    if password is None:
+        return ["-A", "trust"]
+    secret = folder / "password"  # read by initdb only; removed right after
+    secret.write_text(password + "\n", encoding="utf-8")
+    secret.chmod(0o600)
+    if as_root:
+        shutil.chown(secret, "postgres", "postgres")
+    return ["-A", "scram-sha-256", f"--pwfile={secret}"]
+
+
 def _wait_until_ready(url: str, process: subprocess.Popen, log: Path) -> None:
     import psycopg
 
@@ -80,9 +93,16 @@ def _wait_until_ready(url: str, process: subprocess.Popen, log: Path) -> None:
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[str]:
+def postgres_server(*, password: str | None = None) -> Iterator[str]:
     """Start a PostgreSQL server on 127.0.0.1 and a free port; yield its base URL
     ``postgresql+psycopg://postgres@127.0.0.1:PORT``; stop it and remove its folder on exit.
+
+    Parameters
+    ----------
+    password : str or None, default=None
+        None: every connection is trusted (no password asked). A string: role ``postgres`` has this password and the
+        server requires it (``scram-sha-256`` for every connection); the URL then carries it,
+        ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT`` (percent-encoded).
 
     Raises
     ------
@@ -111,16 +131,18 @@ def postgres_server() -> Iterator[str]:
         if as_root:
             shutil.chown(folder, "postgres", "postgres")
         data, log, port = folder / "data", folder / "server.log", _free_port()
-        initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8",
-                  "--locale=C.UTF-8"]
+        initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--no-sync", "-E", "UTF8",
+                  "--locale=C.UTF-8", *_authentication(folder, password, as_root)]
         subprocess.run(["runuser", "-u", "postgres", "--", *initdb] if as_root else initdb, check=True,
                        capture_output=True, cwd=folder, timeout=120)
+        (folder / "password").unlink(missing_ok=True)
         server = ["-D", str(data), "-p", str(port), "-k", str(folder), "-c", "listen_addresses=127.0.0.1",
                   "-c", "fsync=off"]
         with open(log, "wb") as output:
             process = start_child(["-c", _BECOME_POSTGRES, str(os.getpid()), str(binaries / "postgres"), *server],
                                   cpu_seconds=3600, cwd=folder, stdout=output, stderr=subprocess.STDOUT)
-        url = f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+        user = "postgres" if password is None else f"postgres:{quote(password, safe='')}"
+        url = f"postgresql+psycopg://{user}@127.0.0.1:{port}"
         _wait_until_ready(url, process, log)
         yield url
     finally:

@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from brainscore_core.config import RESULTS_URL_ENV, brainscore_home, results_url
+from brainscore_core.display import display_url
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
 
 __all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
@@ -122,8 +123,8 @@ class ResultStore:
                 if self.read_only:
                     if not sa.inspect(engine).has_table(scores_table.name):
                         engine.dispose()
-                        raise ResultStoreNotFoundError(f"the results store {self.url} has no scores table: nothing "
-                                                       "has been stored there (check the URL)")
+                        raise ResultStoreNotFoundError(f"the results store {display_url(self.url)} has no scores "
+                                                       "table: nothing has been stored there (check the URL)")
                 else:
                     self._create_table(engine)
             except ResultStoreError:
@@ -164,8 +165,8 @@ class ResultStore:
             database = Path(url.database).expanduser()
             if self.read_only and not database.is_file():
                 # a read-only command (the report) never creates a store, nor the folders of a mistyped URL
-                raise ResultStoreNotFoundError(f"no results store at {database} (URL {self.url}); score something "
-                                               "first, or check the URL")
+                raise ResultStoreNotFoundError(f"no results store at {database} (URL {display_url(self.url)}); "
+                                               "score something first, or check the URL")
             if not self.read_only:
                 database.parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
@@ -382,4 +383,4 @@ class ResultStore:
         self.dispose()
 
     def __repr__(self) -> str:
-        return f"ResultStore({sa.make_url(self.url).render_as_string(hide_password=True)!r})"
+        return f"ResultStore({display_url(self.url)!r})"

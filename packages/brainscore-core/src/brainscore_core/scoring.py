@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from brainscore_core.config import brainscore_home
+from brainscore_core.display import display_url
 from brainscore_core.errors import ModelDigestChangedWarning
 from brainscore_core.pair_scope import pair_scope
 from brainscore_core.result_rows import failure_row, row_to_json, score_row
@@ -98,7 +99,8 @@ def digest_change(model_identifier: str, digest: str | None, store: ResultStore 
     previous, where = _DIGESTS_SEEN.get(model_identifier), "its previous load in this process"
     if previous is None and store is not None:
         try:
-            previous, where = store.latest_digest(model_identifier), f"its newest stored score in {store.url}"
+            previous = store.latest_digest(model_identifier)
+            where = f"its newest stored score in {display_url(store.url)}"
         except ResultStoreError:  # the store's own check reports an unreadable store
             previous = None
     _DIGESTS_SEEN[model_identifier] = digest

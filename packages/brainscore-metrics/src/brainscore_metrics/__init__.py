@@ -52,6 +52,8 @@ _LAZY = {
     "use_backend": "brainscore_metrics.backend",
     "get_backend": "brainscore_metrics.backend",
     "check_metric": "brainscore_metrics.testing",
+    # the array face (numpy or torch in, arrays or floats out)
+    **dict.fromkeys(("ridge_predict", "ridgecv_predict", "dual_ridge_predict", "pearson_columns", "compute_rdm", "compare_rdms", "rsa", "linear_cka", "linear_cka_from_grams", "RDM_METHODS", "RDM_COMPARISONS"), "brainscore_metrics.arrays"),
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -157,13 +157,16 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed",
     check_precision(precision)
     n, p = X.shape
     float32 = _uses_float32(X, precision)
-    kept = varying_columns(xp, X, _MIXED_BLOCK) if center == "columns" else None
+    kept = varying_columns(xp, X, _MIXED_BLOCK) if center in ("columns", "rows") else None
     if float32 and (p if kept is None else len(kept)) < mixed_min_features_per_stimulus * n:
         float32 = False
     block = _MIXED_BLOCK if float32 else max(1, _FLOAT64_BLOCK_BYTES // (8 * max(n, 1)))
     blocks = _column_blocks(xp, X, kept, p, block)
     if xp.name == "numpy":
-        return _numpy_gram(X, center, blocks, float32)
+        gram = _numpy_gram(X, center, blocks, float32)
+        if center == "rows" and kept is not None:
+            _add_constant_columns(xp, gram, X, kept, _means(None, X, "rows")[:, 0])
+        return gram
     means = _means(xp, X, center)
     gram = xp.zeros((n, n), dtype=xp.float64, like=X)
     if float32 and means is not None:  # as in _numpy_gram: centring in float32 with the means as hi + lo
@@ -179,7 +182,29 @@ def stimulus_gram(xp, X, *, center: str = "columns", precision: str = "mixed",
             if means is not None:
                 chunk = chunk - means[:, mean_columns]
         gram += xp.asarray(chunk @ chunk.T, dtype=xp.float64)
+    if center == "rows" and kept is not None:
+        _add_constant_columns(xp, gram, X, kept, means[:, 0])
     return gram
+
+
+def _add_constant_columns(xp, gram, X, kept, row_means) -> None:
+    """Add the constant columns' share of a row-centred Gram matrix formed over the ``kept`` (varying) columns only.
+
+    A column with the value ``c_k`` on every row adds ``(c_k - m_i)(c_k - m_j)`` to ``G_ij`` (``m``: the row means
+    over all columns); over the constant columns that is ``S + n_c (cbar - m_i)(cbar - m_j)`` with ``cbar`` their mean
+    value and ``S`` their sum of squared deviations from it (no cancellation when the values are large). Dead units
+    of an activation matrix are such columns: the product runs over the others only.
+    """
+    constant = np.setdiff1d(np.arange(X.shape[1]), kept)
+    if len(constant) == 0:
+        return
+    first_row = X[:1]
+    values = np.asarray(xp.to_numpy(xp.take(first_row, xp.index(constant, first_row), 1)), dtype=np.float64)[0]
+    mean = values.mean()
+    spread = float(np.sum((values - mean) ** 2))
+    offsets = mean - np.asarray(xp.to_numpy(row_means), dtype=np.float64)  # (n,)
+    correction = spread + len(constant) * (offsets[:, None] * offsets[None, :])
+    gram += correction if xp.name == "numpy" else xp.asarray(correction)
 
 
 def stimulus_gram_as_numpy(X, *, center: str = "columns", precision: str = "mixed", backend=None) -> np.ndarray:

@@ -12,6 +12,7 @@ import numpy as np
 from brainscore_metrics._array_regression import _ArrayRegression
 from brainscore_metrics._gram import _uses_float32, check_precision
 from brainscore_metrics._least_squares import RCOND, cross_predictions, least_squares_fit
+from brainscore_metrics._pls import _times as rows_times
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
     MIXED_MIN_FEATURES_PER_STIMULUS,
@@ -19,10 +20,12 @@ from brainscore_metrics._ridge import (
     centered_gram,
     covers_complement,
     linear_model_predict,
+    primal_from_dual,
     ridge_fit,
     ridge_heldout_predictions,
     ridgecv_fit,
 )
+from brainscore_metrics.backend import blas_threads_for
 
 __all__ = ["LinearRegression", "RidgeCVRegression", "RidgeRegression"]
 
@@ -79,6 +82,10 @@ class _LinearFamily(_ArrayRegression):
 class RidgeRegression(_LinearFamily):
     """Ridge with intercept, scikit-learn ``Ridge(alpha)`` numbers.
 
+    ``fit`` keeps a float32 source in float32 (no float64 copy): with more features than training stimuli it forms
+    the stimulus Gram matrix under ``precision``, as ``cross_predict`` does, and the learned ``coef_`` in float64 row
+    blocks; ``predict`` reads new sources in float64 row blocks too.
+
     Parameters
     ----------
     alpha : float, default=1.0
@@ -86,6 +93,13 @@ class RidgeRegression(_LinearFamily):
         Products of a float32 source for the stimulus Gram matrix: float32 blocks summed in float64
         ('mixed'; the reference fits float32 sources in float32 throughout) or float64.
     backend : str or None, default=None
+
+    Attributes
+    ----------
+    coef_ : array of shape (n_features, n_neuroids), float64
+        After ``fit``.
+    intercept_ : array of shape (n_neuroids,), float64
+        After ``fit``: predictions are ``X @ coef_ + intercept_``.
     """
 
     #: whether cross_predict may use the one-factorisation held-out identity (fixed alpha only)
@@ -111,6 +125,47 @@ class RidgeRegression(_LinearFamily):
         return centered_gram(xp, X, check_precision(self.precision),
                              mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
 
+    def fit(self, X, Y, train=None):
+        """Fit on ``X[train]`` -> ``Y[train]`` (float32 ``X`` is not copied to float64).
+
+        Parameters
+        ----------
+        X : array of shape (n_presentations, n_features), float32 or float64 (numpy or torch)
+        Y : array of shape (n_presentations, n_neuroids)
+        train : int array of shape (n_train,) or None, default=None (all rows)
+        """
+        xp = self._xp(X, Y)
+        X, Y = self._as_source(xp, X), self._as(xp, Y)
+        rows = self._rows(X, train)
+        n, p = len(rows), X.shape[1]
+        with blas_threads_for(xp, flops=min(n, p) ** 2 * max(n, p) + n * p * Y.shape[1]):
+            self._fit_rows(xp, X, Y, rows)
+        return self
+
+    def _fit_rows(self, xp, X, Y, rows) -> None:
+        if X.shape[1] > len(rows):  # the Gram matrix of the training rows only, under the precision policy
+            subset = X if len(rows) == X.shape[0] and np.array_equal(rows, np.arange(X.shape[0])) else \
+                xp.take(X, xp.index(rows, X), 0)
+            state = self._fit(xp, subset, xp.take(Y, xp.index(rows, Y), 0), np.arange(len(rows)),
+                              shared=self._shared(xp, subset))
+            state = primal_from_dual(xp, state, subset)
+        else:
+            state = self._fit(xp, X, Y, rows, shared=None)
+        self.fit_state_ = state
+        self.coef_ = state["coef"]
+        self.intercept_ = state["y_mean"] - state["x_mean"] @ state["coef"]
+        self.xp_ = xp
+
+    def predict(self, X, rows=None):
+        """Predictions ``X[rows] @ coef_ + intercept_`` of shape (n_rows, n_neuroids), float64, on the fitting backend;
+        a float32 ``X`` is read in float64 row blocks."""
+        xp = self.xp_
+        X = self._as_source(xp, X)
+        if rows is not None:
+            X = xp.take(X, xp.index(np.asarray(rows), X), 0)
+        with blas_threads_for(xp, flops=X.shape[0] * X.shape[1] * self.coef_.shape[1]):
+            return rows_times(xp, X, self.coef_) + self.intercept_
+
     def cross_predict(self, X, Y, splits):
         """As :meth:`_ArrayRegression.cross_predict`. With more features than training stimuli and splits
         whose training rows are the complement of their test rows (the cross-validation of
@@ -123,34 +178,52 @@ class RidgeRegression(_LinearFamily):
 
 
 class RidgeCVRegression(RidgeRegression):
-    """Ridge with the alpha chosen by efficient leave-one-out, scikit-learn
-    ``RidgeCV(alphas, alpha_per_target=False)`` numbers.
+    """Ridge with the alpha chosen by cross-validation within the training stimuli: efficient leave-one-out
+    (``cv='loo'``, scikit-learn ``RidgeCV(alphas, alpha_per_target=...)`` numbers) or held-out folds (``cv=k`` or a
+    splitter, himalaya ``KernelRidgeCV(alphas, cv=..., fit_intercept=True)`` numbers, with ``alpha_per_target`` as its
+    ``local_alpha``).
+
+    Every fold and alpha comes from one stimulus Gram product and one eigendecomposition of the training kernel
+    (:mod:`brainscore_metrics._ridge_cv`).
 
     Parameters
     ----------
     alphas : sequence of float, default=ALPHA_LIST (99 values, reference grid)
+    cv : 'loo', int, splitter or iterable of (train, test), default='loo'
+        ``k``: scikit-learn's ``KFold(k)`` (no shuffling) over the training rows; a splitter's ``split(rows)``
+        (its training rows must be the complement of its test rows). Criterion: the mean squared held-out error of
+        each fold, averaged over folds; the first best alpha.
+    alpha_per_target : bool, default=False
+        One alpha per neuroid instead of one for all.
     precision : {'mixed', 'float64'}, default='mixed'
         As :class:`RidgeRegression`.
     backend : str or None, default=None
 
     Attributes
     ----------
-    alpha_ : float
+    alpha_ : float, or ndarray of shape (n_neuroids,) with ``alpha_per_target``
         Chosen alpha after ``fit``.
+    cv_mse_ : ndarray of shape (n_alphas, n_neuroids)
+        Mean squared held-out error of every alpha and neuroid, after ``fit``.
     """
 
     _info_keys = ("alpha",)
     _heldout_shortcut = False  # the alpha is chosen per split
 
-    def __init__(self, alphas=ALPHA_LIST, *, precision: str = "mixed", backend=None):
+    def __init__(self, alphas=ALPHA_LIST, *, cv="loo", alpha_per_target: bool = False, precision: str = "mixed",
+                 backend=None):
         self.alphas = alphas
+        self.cv = cv
+        self.alpha_per_target = alpha_per_target
         self.precision = precision
         self.backend = backend
 
     def _fit(self, xp, X, Y, train, shared):
         gram = shared if shared is not None and X.shape[1] > len(train) else None
-        state = ridgecv_fit(xp, X, Y, train, alphas=self.alphas, gram=gram)
+        state = ridgecv_fit(xp, X, Y, train, alphas=self.alphas, gram=gram, cv=self.cv,
+                            alpha_per_target=self.alpha_per_target)
         self.alpha_ = state["alpha"]
+        self.cv_mse_ = state["cv_mse"]
         return state
 
 

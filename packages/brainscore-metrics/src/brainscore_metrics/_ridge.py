@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._gram import lapack_single_thread, stimulus_gram
+from brainscore_metrics._ridge_cv import covers_complement, kernel_ridge_cv, test_folds
 from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "covers_complement",
     "ridge_fit",
     "ridge_heldout_predictions",
+    "primal_from_dual",
     "ridgecv_fit",
     "train_centered_kernel",
 ]
@@ -127,20 +129,6 @@ def ridge_fit(xp, X, Y, train, *, alpha: float = 1.0, gram=None):
     regularised = xc.T @ xc + alpha * xp.eye(X.shape[1], like=xc)
     coef = xp.cholesky_solve(regularised, xc.T @ yc)
     return {"coef": coef, "x_mean": x_mean, "y_mean": y_mean}
-
-
-def covers_complement(n_rows: int, splits) -> bool:
-    """Whether every (train, test) split is a partition of all ``n_rows`` rows (test = not train)."""
-    for train, test in splits:
-        train, test = np.asarray(train), np.asarray(test)
-        if len(train) + len(test) != n_rows:
-            return False
-        seen = np.zeros(n_rows, dtype=bool)
-        seen[train] = True
-        seen[test] = True
-        if not seen.all():
-            return False
-    return True
 
 
 #: least squares through the kernel identity only when the estimated condition number is below this: the Gram
@@ -249,47 +237,67 @@ def _best_alpha_loo(xp, alphas, loo_terms):
 
     ``loo_terms(alpha)`` returns the dual coefficients ``c`` (n_train, n_neuroids) and the diagonal of
     the inverse regularised kernel (n_train,); the LOO residuals are ``c / diag``. Returns the chosen
-    alpha (float), its ``c`` and the mean squared LOO errors of all alphas (ndarray (n_alphas,)).
+    alpha (float), its ``c`` and the mean squared LOO errors of all alphas and targets (ndarray (n_alphas,
+    n_neuroids)).
     """
     best_mse, best_alpha, best_c = None, None, None
     scores = []
     for alpha in alphas:
         c, g_inv_diag = loo_terms(alpha)
         loo = c / g_inv_diag[:, None]
-        mse = xp.item(xp.mean(loo * loo))
-        scores.append(mse)
+        per_target = np.asarray(xp.to_numpy(xp.mean(loo * loo, axis=0)), dtype=np.float64)
+        mse = float(per_target.mean())
+        scores.append(per_target)
         if best_mse is None or mse < best_mse:
             best_mse, best_alpha, best_c = mse, float(alpha), c
-    return best_alpha, best_c, np.array(scores)
+    return best_alpha, best_c, np.stack(scores)
 
 
-def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None):
-    """RidgeCV with efficient leave-one-out over ``alphas``, one alpha for all targets.
+def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None, cv="loo", alpha_per_target: bool = False):
+    """RidgeCV with intercept over ``alphas``: efficient leave-one-out (``cv='loo'``, scikit-learn's ``RidgeCV``) or
+    held-out folds (``cv=k`` or a splitter, himalaya's ``KernelRidgeCV``), one alpha for all targets or one per target
+    (:func:`brainscore_metrics._ridge_cv.kernel_ridge_cv`: one eigendecomposition for every fold and alpha).
 
-    Returns the :func:`ridge_fit`-style dict of the chosen alpha plus ``alpha`` (float) and
-    ``loo_mse`` (array of shape (n_alphas,)).
+    Parameters
+    ----------
+    X : array of shape (n_presentations, n_features)
+    Y : array of shape (n_presentations, n_neuroids)
+    train : int array of shape (n_train,)
+    alphas : sequence of float, default=ALPHA_LIST
+    gram : array of shape (n_presentations, n_presentations) or None, default=None
+        :func:`centered_gram` of X (the dual form with more features than training stimuli).
+    cv : 'loo', int or splitter, default='loo'
+        Folds within the training rows (:func:`brainscore_metrics._ridge_cv.test_folds`).
+    alpha_per_target : bool, default=False
+
+    Returns
+    -------
+    The :func:`ridge_fit`-style dict of the chosen alpha(s) plus ``alpha`` (float, or array of shape (n_neuroids,)
+    with ``alpha_per_target``), ``cv_mse`` (array of shape (n_alphas, n_neuroids)) and ``loo_mse`` (its mean over
+    targets, shape (n_alphas,)).
     """
-    alphas = np.asarray(alphas, dtype=float)
+    folds = test_folds(cv, len(train))
+    if folds is None and not alpha_per_target and not _use_dual(X, len(train)):
+        return _ridgecv_loo_primal(xp, X, Y, train, alphas=alphas)
+    y_train = xp.asarray(xp.take(Y, xp.index(train, Y), 0), dtype=xp.float64)
     if _use_dual(X, len(train)):
         if gram is None:
             gram = centered_gram(xp, X)
-        y_train = xp.asarray(xp.take(Y, xp.index(train, X), 0), dtype=xp.float64)
-        y_mean = xp.mean(y_train, axis=0)
-        yc = y_train - y_mean
-        kernel = train_centered_kernel(xp, gram, train, train) + 1.0  # + outer(1, 1): intercept direction
-        eigenvalues, Q = xp.eigh(kernel)
-        intercept_dim = _intercept_direction(xp, Q)
-        Qty = Q.T @ yc
-        Q2 = Q * Q
+        kernel = train_centered_kernel(xp, gram, train, train)
+    else:  # fewer features than training stimuli: the training kernel from the centred rows
+        xc, _, x_mean, _ = _centered_train(xp, X, Y, train)
+        kernel = xc @ xc.T
+    fitted = kernel_ridge_cv(xp, kernel, y_train, alphas, folds=folds, alpha_per_target=alpha_per_target)
+    scores = {"alpha": fitted["alpha"], "cv_mse": fitted["cv_mse"], "loo_mse": fitted["cv_mse"].mean(axis=1)}
+    if _use_dual(X, len(train)):
+        return {"dual": fitted["dual"], "train": np.asarray(train), "y_mean": fitted["y_mean"], "gram": gram, **scores}
+    return {"coef": xc.T @ fitted["dual"], "x_mean": x_mean, "y_mean": fitted["y_mean"], **scores}
 
-        def dual_terms(alpha):
-            w = 1.0 / (eigenvalues + alpha)
-            w[intercept_dim] = 0.0
-            return Q @ (w[:, None] * Qty), Q2 @ w
 
-        alpha, dual, scores = _best_alpha_loo(xp, alphas, dual_terms)
-        return {"dual": dual, "train": np.asarray(train), "y_mean": y_mean, "gram": gram,
-                "alpha": alpha, "loo_mse": scores}
+def _ridgecv_loo_primal(xp, X, Y, train, *, alphas):
+    """Leave-one-out RidgeCV with one alpha, fewer features than training stimuli: scikit-learn's SVD of the centred
+    training features with a constant column (its intercept direction unpenalised)."""
+    alphas = np.asarray(alphas, dtype=float)
     xc, yc, x_mean, y_mean = _centered_train(xp, X, Y, train)
     n_train = xc.shape[0]
     ones = xp.full((n_train, 1), 1.0, like=xc)
@@ -304,7 +312,8 @@ def ridgecv_fit(xp, X, Y, train, *, alphas=ALPHA_LIST, gram=None):
         return U @ (w[:, None] * Uty) + yc / alpha, U2 @ w + 1.0 / alpha
 
     alpha, dual, scores = _best_alpha_loo(xp, alphas, primal_terms)
-    return {"coef": xc.T @ dual, "x_mean": x_mean, "y_mean": y_mean, "alpha": alpha, "loo_mse": scores}
+    return {"coef": xc.T @ dual, "x_mean": x_mean, "y_mean": y_mean, "alpha": alpha, "cv_mse": scores,
+            "loo_mse": scores.mean(axis=1)}
 
 
 def linear_model_predict(xp, fitted, X, rows=None):
@@ -320,6 +329,28 @@ def linear_model_predict(xp, fitted, X, rows=None):
     if rows is not None:
         X = xp.take(X, xp.index(rows, X), 0)
     return (xp.asarray(X, dtype=xp.float64) - fitted["x_mean"]) @ fitted["coef"] + fitted["y_mean"]
+
+
+def primal_from_dual(xp, fitted, X):
+    """A dual-form fit on all rows of ``X`` as ``coef`` (n_features, n_neuroids) and ``x_mean``, float64, without a
+    float64 copy of ``X``: ``coef = Xc' dual = X' dual - x_mean (1' dual)``, ``X' dual`` over float64 row blocks.
+    Other fits are returned as they are.
+
+    Parameters
+    ----------
+    fitted : dict from :func:`ridge_fit` / :func:`ridgecv_fit` whose ``train`` rows are all rows of ``X``
+    X : array of shape (n_train, n_features), float32 or float64
+    """
+    if "dual" not in fitted:
+        return fitted
+    from brainscore_metrics._gram import _means
+    from brainscore_metrics._pls import _transpose_times
+
+    dual = fitted["dual"]
+    x_mean = _means(xp, X, "columns")[0]
+    coef = _transpose_times(xp, X, dual) - xp.outer(x_mean, xp.sum(dual, axis=0))
+    out = {k: v for k, v in fitted.items() if k not in ("dual", "train", "gram")}
+    return {**out, "coef": coef, "x_mean": x_mean}
 
 
 def dual_to_primal(xp, fitted, X):

@@ -23,21 +23,24 @@ with ``attrs['raw']`` per neuroid and, for RidgeCV, ``attrs['alpha']``.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
-from brainscore_metrics._gram import check_precision, lapack_single_thread, stimulus_gram
+from brainscore_metrics._gram import check_precision, stimulus_gram
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    MIXED_MIN_FEATURES_PER_STIMULUS,
     ridge_fit,
     ridgecv_fit,
     train_centered_kernel,
 )
 from brainscore_metrics._scores import make_score, raw_score
-from brainscore_metrics.backend import blas_threads_for, resolve_backend
+from brainscore_metrics.backend import blas_threads_for, factorisation_threads, resolve_backend
 from brainscore_metrics.errors import UnknownRegressionError
 
 __all__ = ["DUAL_REGRESSIONS", "DualRidgeSplitCorrelation", "RowStack", "dual_ridge_predict", "stacked_gram"]
@@ -74,7 +77,7 @@ class RowStack:
         return np.concatenate([part[:, columns] for part in self.parts], axis=0)
 
 
-def stacked_gram(xp, parts, *, precision: str = "mixed"):
+def stacked_gram(xp, parts, *, precision: str = "mixed", mixed_min_features_per_stimulus: float = 0.0):
     """Gram matrix of the column-centred rows of ``parts`` stacked, float64 (n x n, n = sum of rows).
 
     Parameters
@@ -85,12 +88,14 @@ def stacked_gram(xp, parts, *, precision: str = "mixed"):
         concatenated once.
     precision : {'mixed', 'float64'}, default='mixed'
         As :func:`brainscore_metrics._gram.stimulus_gram`.
+    mixed_min_features_per_stimulus : float, default=0.0
+        As :func:`brainscore_metrics._gram.stimulus_gram` (ridge passes
+        :data:`brainscore_metrics._ridge.MIXED_MIN_FEATURES_PER_STIMULUS`).
     """
     check_precision(precision)
-    if xp.name == "numpy":
-        return stimulus_gram(xp, RowStack(parts), center="columns", precision=precision)
-    return stimulus_gram(xp, xp.concatenate([xp.asarray(part) for part in parts], axis=0), center="columns",
-                         precision=precision)
+    source = RowStack(parts) if xp.name == "numpy" else xp.concatenate([xp.asarray(part) for part in parts], axis=0)
+    return stimulus_gram(xp, source, center="columns", precision=precision,
+                         mixed_min_features_per_stimulus=mixed_min_features_per_stimulus)
 
 
 class _Shape:
@@ -102,7 +107,7 @@ class _Shape:
 
 
 def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_ridge", alpha: float = 1.0,
-                       alphas=ALPHA_LIST, precision: str = "mixed"):
+                       alphas=ALPHA_LIST, precision: str = "mixed", cv="loo", alpha_per_target: bool = False):
     """Test predictions of ridge (``'dual_ridge'``) or RidgeCV (``'dual_ridgecv'``) fitted on the training pair.
 
     Parameters
@@ -117,25 +122,35 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     alphas : sequence of float, default=ALPHA_LIST
         Candidate penalties of ``'dual_ridgecv'``.
     precision : {'mixed', 'float64'}, default='mixed'
+    cv : 'loo', int or splitter, default='loo'
+        Folds of ``'dual_ridgecv'`` within the training rows (:class:`~brainscore_metrics.regression.RidgeCVRegression`).
+    alpha_per_target : bool, default=False
+        One alpha per neuroid for ``'dual_ridgecv'``.
 
     Returns
     -------
-    (predictions of shape (n_test, n_neuroids), chosen alpha or None)
+    (predictions of shape (n_test, n_neuroids), chosen alpha (float, or array (n_neuroids,)) or None)
     """
     if regression not in DUAL_REGRESSIONS:
         raise UnknownRegressionError(f"unknown dual regression {regression!r}; available: {DUAL_REGRESSIONS}")
     n_train, n_features = X_train.shape
     if n_features > n_train:  # the dual form: one Gram matrix of train and test together
         n = n_train + X_test.shape[0]
-        gram = stacked_gram(xp, [X_train, X_test], precision=precision)
+        # float64 products when few features per stimulus vary: float32 rounding of a near-singular kernel exceeds
+        # alpha there (issue 31's quantised input: 0.6 % of the predictions' scale on a fixed split)
+        gram = stacked_gram(xp, [X_train, X_test], precision=precision,
+                            mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
         train, test = np.arange(n_train), np.arange(n_train, n)
         Y = xp.concatenate([Y_train, xp.zeros((n - n_train, Y_train.shape[1]), like=Y_train)], axis=0)
         shape = _Shape((n, n_features), gram)
-        with lapack_single_thread(xp):  # n x n factorisations: threads only contend (see _gram.lapack_single_thread)
+        # n x n factorisations on one thread unless the Gram product's thread probe just found all threads faster
+        # (threaded OpenBLAS Cholesky contends on a loaded machine; on a quiet one it is 1.6x faster at 3,200)
+        with factorisation_threads() if xp.name == "numpy" else contextlib.nullcontext():
             if regression == "dual_ridge":
                 fitted = ridge_fit(xp, shape, Y, train, alpha=alpha, gram=gram)
             else:
-                fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram)
+                fitted = ridgecv_fit(xp, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
+                                     alpha_per_target=alpha_per_target)
         kernel = train_centered_kernel(xp, gram, train, test)
         return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
     # primal: scikit-learn's Ridge / RidgeCV on the training stimuli
@@ -145,7 +160,7 @@ def dual_ridge_predict(xp, X_train, Y_train, X_test, *, regression: str = "dual_
     if regression == "dual_ridge":
         fitted = ridge_fit(xp, X_all, Y, train, alpha=alpha)
     else:
-        fitted = ridgecv_fit(xp, X_all, Y, train, alphas=alphas)
+        fitted = ridgecv_fit(xp, X_all, Y, train, alphas=alphas, cv=cv, alpha_per_target=alpha_per_target)
     test_rows = xp.take(X_all, xp.index(np.arange(n_train, X_all.shape[0]), X_all), 0)
     return (test_rows - fitted["x_mean"]) @ fitted["coef"] + fitted["y_mean"], fitted.get("alpha")
 

@@ -73,6 +73,7 @@ def _sizes() -> int:
 
 
 def _prune(args: argparse.Namespace) -> int:
+    from brainscore_core.display import display_text
     from brainscore_core.memory_plan import format_bytes
     from brainscore_vision.caches import (
         PRUNED_BY_DEFAULT,
@@ -103,8 +104,8 @@ def _prune(args: argparse.Namespace) -> int:
     now = time.time()
     for entry in chosen[:20]:
         owner = f" ({entry.model})" if entry.model else ""
-        print(f"  {entry.kind}{owner}: {format_bytes(entry.size)}, last used {(now - entry.last_used) / 86400:.1f} "
-              f"days ago: {entry.paths[-1]}")
+        print(display_text(f"  {entry.kind}{owner}: {format_bytes(entry.size)}, last used "
+                           f"{(now - entry.last_used) / 86400:.1f} days ago: {entry.paths[-1]}"))
     if len(chosen) > 20:
         print(f"  ... and {len(chosen) - 20} more")
     summary = f"{len(chosen)} of {len(entries)} entries, {format_bytes(freed)} of {format_bytes(total)}"

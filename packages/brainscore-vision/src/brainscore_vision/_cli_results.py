@@ -11,6 +11,11 @@ Every subcommand takes ``--results-url`` (default ``$BRAINSCORE_RESULTS_URL``, e
 ``$BRAINSCORE_HOME/results.sqlite``). Filters of one kind are alternatives (``--model a --model b``: either),
 filters of different kinds all apply. ``delete`` shows the rows and asks before deleting (``--yes`` does not ask);
 it needs at least one filter. The store operations themselves live in :mod:`brainscore_core.results`.
+
+What is printed shows the store's URL through :func:`~brainscore_core.display.display_url` (password as ``***``)
+and stored text through :func:`~brainscore_core.display.display_text` (control characters escaped): a stored
+identifier cannot rewrite the table or the question ``delete`` asks. ``export -`` writes the rows as data, exactly;
+only when standard output is a terminal are their control characters escaped too.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import difflib
 import sys
 from typing import Any
 
+from brainscore_core.display import display_text, display_url
 from brainscore_vision._cli_io import confirmed
 from brainscore_vision.errors import EXIT_FAILED, EXIT_USAGE, CommandError
 
@@ -90,7 +96,7 @@ def _filters(args: argparse.Namespace) -> dict[str, Any]:
 def _no_match(store: Any, args: argparse.Namespace) -> str:
     """Why nothing matched: the filters, and the stored identifiers that look like a mistyped one."""
     stored = store.identifiers()
-    parts = [f"no stored row matches {_describe_filters(args)} in {store.url}"]
+    parts = [f"no stored row matches {_describe_filters(args)} in {display_url(store.url)}"]
     for kind, asked in (("model", args.models), ("benchmark", args.benchmarks)):
         for identifier in asked or []:
             if identifier not in stored[kind]:
@@ -111,7 +117,7 @@ def _cell(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.4f}"
-    return str(value)
+    return display_text(value)
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
@@ -139,11 +145,11 @@ def _list(args: argparse.Namespace) -> int:
     try:
         rows = store.rows(status=STATUSES[args.status], **_filters(args))
     except ResultStoreNotFoundError:
-        print(f"no results store at {store.url} yet: nothing has been stored there")
+        print(f"no results store at {display_url(store.url)} yet: nothing has been stored there")
         return 0
     if rows:
         print(format_rows(rows))
-    print(f"{len(rows)} row(s) in {store.url}")
+    print(f"{len(rows)} row(s) in {display_url(store.url)}")
     return 0
 
 
@@ -158,11 +164,11 @@ def _delete(args: argparse.Namespace) -> int:
     if not rows:
         raise CommandError(_no_match(store, args), EXIT_USAGE)
     print(format_rows(rows))
-    if not args.yes and not confirmed(f"delete these {len(rows)} row(s) from {store.url}? [y/N] "):
+    if not args.yes and not confirmed(f"delete these {len(rows)} row(s) from {display_url(store.url)}? [y/N] "):
         raise CommandError("nothing deleted (not confirmed; --yes deletes without asking)", EXIT_FAILED)
     # delete exactly the rows shown, not whatever matches by now
     deleted = ResultStore(args.results_url).delete(ids=[row["id"] for row in rows])
-    print(f"deleted {deleted} row(s) from {store.url}")
+    print(f"deleted {deleted} row(s) from {display_url(store.url)}")
     return 0
 
 
@@ -177,10 +183,13 @@ def _export(args: argparse.Namespace) -> int:
     store = ResultStore(args.results_url, read_only=True)
     rows = store.rows(status=STATUSES[args.status], **_filters(args))
     if args.file == "-":
-        sys.stdout.write(rows_as_csv(rows) if chosen == "csv" else rows_as_json(rows))
+        text = rows_as_csv(rows) if chosen == "csv" else rows_as_json(rows)
+        if sys.stdout.isatty():  # read by a person, not a program: stored text must not drive the terminal
+            text = "\n".join(display_text(line) for line in text.split("\n"))
+        sys.stdout.write(text)
         return 0
     path = write_rows(rows, args.file, chosen)
-    print(f"exported {len(rows)} row(s) from {store.url} to {path} ({chosen})")
+    print(f"exported {len(rows)} row(s) from {display_url(store.url)} to {path} ({chosen})")
     return 0
 
 
@@ -204,5 +213,5 @@ def _import(args: argparse.Namespace) -> int:
     store.check()
     for row in rows:
         store.insert(row)
-    print(f"imported {len(rows)} row(s) from {path} into {store.url}")
+    print(f"imported {len(rows)} row(s) from {path} into {display_url(store.url)}")
     return 0

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from brainscore_core.deprecation import deprecated_alias
+from brainscore_core.display import display_text
 from brainscore_core.score import score_value
 
 __all__ = ["format_table", "score_table_row", "table_row", "to_float"]
@@ -67,11 +68,11 @@ def _cell(value: Any, column: str) -> str:
         if math.isnan(value):
             return "-"
         return f"{value:.1f}s" if column == "elapsed" else f"{value:.4f}"
-    return str(value)
+    return display_text(value)  # layer names come from the store: no control character reaches the terminal
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
-    """Rows as a fixed-width text table (numbers to 4 decimals, NaN shown as '-')."""
+    """Rows as a fixed-width text table (numbers to 4 decimals, NaN shown as '-', control characters escaped)."""
     cells = [[_cell(row.get(column), column) for column in COLUMNS] for row in rows]
     headers = ["model", "benchmark", "raw", "ceiling", "ceiled score", "rule", "error", "layer map", "elapsed"]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]

@@ -23,6 +23,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from brainscore_core.display import display_text, display_url
 from brainscore_vision._cli_cache import add_cache_commands, run_cache_command
 from brainscore_vision._cli_cluster import close_quietly, open_client
 from brainscore_vision._cli_io import print_line
@@ -97,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.showwarning = _one_line_warning(args.command)
             status = handlers[args.command](args)
     except CommandError as error:
-        print(f"brainscore {args.command}: {error}", file=sys.stderr)
+        print(display_text(f"brainscore {args.command}: {error}"), file=sys.stderr)
         status = error.status
     except KeyboardInterrupt:
         print("brainscore: interrupted", file=sys.stderr)
@@ -168,8 +169,8 @@ def _score(args) -> int:
         from brainscore_vision._cli_plan import dry_run
 
         return dry_run(args, store)
-    print_line(f"rows go to {store.url}; stored pairs are skipped (--rescore scores them again)" if store is not None
-               else "rows are not stored (--no-store)")
+    print_line(f"rows go to {display_url(store.url)}; stored pairs are skipped (--rescore scores them again)"
+               if store is not None else "rows are not stored (--no-store)")
     client, closers = open_client(args.workers, args.scheduler, print_line)
     rows, problems = [], []
 
@@ -201,12 +202,12 @@ def _score(args) -> int:
                         if counts.get(status, 0))
     unstored = sorted(set(frame["side_file"].dropna()))
     if store is not None:
-        print(f"{summary}; rows stored in {store.url}" if not unstored else summary)
+        print(f"{summary}; rows stored in {display_url(store.url)}" if not unstored else summary)
     for path in unstored:
         print(f"brainscore score: the results store refused rows; they are in {path} (load them with: "
               f"brainscore results import {path})", file=sys.stderr)
     for problem in problems:
-        print(f"brainscore score: {problem}", file=sys.stderr)
+        print(display_text(f"brainscore score: {problem}"), file=sys.stderr)
     missing = [problem for problem in problems if problem.status == EXIT_MISSING_DATA]
     if missing:
         return EXIT_MISSING_DATA
@@ -318,8 +319,8 @@ def _report(args) -> int:
             path = build_report(out, results_url=args.results_url)
     except Exception as error:
         raise _translate(error, "report") from error
-    for warning in caught:  # one plain line each (skipped malformed rows, ...)
-        print(f"brainscore report: {warning.message}", file=sys.stderr)
+    for warning in caught:  # one plain line each (skipped malformed rows, ...), stored text escaped
+        print(display_text(f"brainscore report: {warning.message}"), file=sys.stderr)
     print(f"report written to {path or out}")
     from brainscore_vision.report.plots import matplotlib_missing
 

@@ -16,8 +16,8 @@ __all__ = [
     "BenchmarkDataError", "CommandError", "CredentialsRequiredError", "DataIntegrityError", "DataRepairWarning",
     "DataSourceError", "GratingLayoutError", "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError",
     "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
-    "RawDataError", "ReportDirectoryError", "ScreenError", "StimuliUnavailableError", "StimulusTableError",
-    "UnitSelectionError", "UnknownPropertyError", "VisionError",
+    "RawDataError", "ReportDirectoryError", "ReportFigureWarning", "ScreenError", "StimuliUnavailableError",
+    "StimulusTableError", "UnitSelectionError", "UnknownPropertyError", "VisionError",
 ]
 
 EXIT_FAILED = 1
@@ -120,6 +120,11 @@ class DataRepairWarning(UserWarning):
 class MalformedRowWarning(UserWarning):
     """A results-store row the report cannot use (a timestamp that is not a time, no model or benchmark); the row
     is named and skipped."""
+
+
+class ReportFigureWarning(UserWarning):
+    """A figure of the report could not be drawn from the stored rows; its page says so in a note, and the rest of
+    the site is built."""
 
 
 class PackagingDriftWarning(UserWarning):

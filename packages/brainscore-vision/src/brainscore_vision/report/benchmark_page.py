@@ -50,7 +50,11 @@ def _rdm_section(benchmark: BenchmarkSummary, root: Path, figures_note: str | No
             panels += [(f"subject: {label}", matrix) for label, matrix in subject_rdms]
             subjects_drawn = True
         name = f"rdm-{slug(benchmark.identifier)}-{slug(entry.model)}.png"
-        plots.rdm_grid(root / "img" / name, panels)
+        _, problem = plots.draw(plots.rdm_grid, root / "img" / name, panels,
+                                what=f"the RDMs for {entry.model} on {benchmark.identifier}")
+        if problem:
+            parts.append(note(problem))
+            continue
         shape = panels[0][1].shape
         parts.append(figure(
             href("..", "img", name), f"RDMs for {entry.model} on {benchmark.identifier}",
@@ -107,12 +111,17 @@ def benchmark_body(benchmark: BenchmarkSummary, root: Path, installed: Installed
         parts.append(note(figures_note))
     elif entries:
         name = f"benchmark-{slug(benchmark.identifier)}.png"
-        plots.bar_chart(root / "img" / name, [e.model for e in entries], [e.ceiled for e in entries],
-                        [e.error for e in entries], title=f"{benchmark.identifier} (v{benchmark.version})")
-        parts.append(figure(
-            href("..", "img", name), f"Bar chart of models' ceiled scores on {benchmark.identifier}",
-            "Ceiled score per model with error bars; the dashed line is the ceiling (1.0); red bars "
-            "exceed it and are drawn unclipped.", css_class="scores-chart"))
+        omitted, problem = plots.draw(plots.bar_chart, root / "img" / name, [e.model for e in entries],
+                                      [e.ceiled for e in entries], [e.error for e in entries],
+                                      title=f"{benchmark.identifier} (v{benchmark.version})",
+                                      what=f"the bar chart of scores on {benchmark.identifier}")
+        caption = ("Ceiled score per model with error bars; the dashed line is the ceiling (1.0); red bars exceed it "
+                   "and are drawn unclipped.")
+        if omitted:
+            caption += " Not drawn (NaN, infinite or missing): " + ", ".join(omitted) + "."
+        parts.append(note(problem) if problem else figure(
+            href("..", "img", name), f"Bar chart of models' ceiled scores on {benchmark.identifier}", caption,
+            css_class="scores-chart"))
     parts += _rdm_section(benchmark, root, figures_note)
     if benchmark.older:
         parts.append("<h2>Older versions</h2>")

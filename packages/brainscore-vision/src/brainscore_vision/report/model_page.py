@@ -71,11 +71,12 @@ def model_body(summary: Summary, model: str, root: Path) -> str:
             parts.append(note(figures_note))
         else:
             name = f"layers-{slug(model)}.png"
-            plots.layer_profiles(root / "img" / name, profiles, layer_map)
-            parts.append(figure(href("..", "img", name), f"Score per layer for {model}",
-                                "Score of each candidate layer during layer selection, one panel per "
-                                "region; the star marks the layer committed to the region.",
-                                css_class="layer-profile"))
+            _, problem = plots.draw(plots.layer_profiles, root / "img" / name, profiles, layer_map,
+                                    what=f"the layer-selection profile of {model}")
+            parts.append(note(problem) if problem else figure(
+                href("..", "img", name), f"Score per layer for {model}",
+                "Score of each candidate layer during layer selection, one panel per region; the star marks the "
+                "layer committed to the region.", css_class="layer-profile"))
     parts.append("<h2>Scores</h2>")
     parts.append(_scores_table(summary, model))
     for entry in entries:
@@ -84,14 +85,14 @@ def model_body(summary: Summary, model: str, root: Path) -> str:
         parts.append(note(figures_note))
     elif entries:
         name = f"model-{slug(model)}.png"
-        omitted = plots.bar_chart(root / "img" / name, [e.benchmark for e in entries],
-                                  [e.ceiled for e in entries], [e.error for e in entries],
-                                  title=f"{model} across benchmarks")
+        omitted, problem = plots.draw(plots.bar_chart, root / "img" / name, [e.benchmark for e in entries],
+                                      [e.ceiled for e in entries], [e.error for e in entries],
+                                      title=f"{model} across benchmarks", what=f"the bar chart of {model}'s scores")
         caption = "Ceiled score per benchmark with error bars; dashed line: ceiling (1.0)."
         if omitted:
-            caption += " Not drawn (NaN or missing): " + ", ".join(omitted) + "."
-        parts.append(figure(href("..", "img", name), f"Bar chart of {model}'s scores", caption,
-                            css_class="scores-chart"))
+            caption += " Not drawn (NaN, infinite or missing): " + ", ".join(omitted) + "."
+        parts.append(note(problem) if problem else figure(href("..", "img", name), f"Bar chart of {model}'s scores",
+                                                          caption, css_class="scores-chart"))
     rdm_links = [e.benchmark for e in entries if rsa_matrices(e)[0] is not None]
     if rdm_links:
         links = ", ".join(f"<a href=\"{href('..', 'benchmarks', slug(b) + '.html')}\">{esc(b)}</a>"

@@ -33,18 +33,11 @@ MARKER = ".brainscore-report"
 
 
 def _store_label(results_url: str | None) -> str:
-    """The store's URL for the page footer, password hidden."""
-    url = results_url
-    if not url:
-        from brainscore_core.results import default_url
+    """The store's URL for the page footer, password hidden (:func:`brainscore_core.display.display_url`)."""
+    from brainscore_core.display import display_url
+    from brainscore_core.results import default_url
 
-        url = default_url()
-    try:
-        import sqlalchemy
-
-        return sqlalchemy.make_url(url).render_as_string(hide_password=True)
-    except Exception:  # not a parseable URL: show nothing that might hold a secret
-        return "the results store"
+    return display_url(results_url or default_url())
 
 
 def _check_target(out_dir: Path) -> None:
@@ -142,9 +135,8 @@ def build_report(
                       f"{len(rows) + len(skipped)}", MalformedRowWarning, stacklevel=2)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
-    apply_umask(build, directory=True)
+    apply_umask(build, directory=True)  # mkdtemp made it 0700; a folder gets what mkdir would give (umask 022: 0755)
     try:
-        build.chmod(0o755)
         _render(build, rows, _store_label(results_url), use_plugins, skipped=len(skipped))
         if out_dir.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))

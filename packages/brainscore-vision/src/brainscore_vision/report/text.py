@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 __all__ = [
     "OVERSHOOT_MARK",
+    "SLUG_MAX",
     "esc",
     "format_error",
     "format_score",
@@ -21,6 +22,10 @@ __all__ = [
     "slug",
 ]
 
+#: the longest file name a slug gives (see :func:`slug`)
+SLUG_MAX = 97
+#: how a digested slug ends; an identifier ending so is digested too, so it cannot take another one's file
+_DIGESTED = re.compile(r"-[0-9a-f]{16}$")
 # Shown before a ceiled score above 1 (the model beats the subjects' own consistency).
 OVERSHOOT_MARK = "\u25b2"
 _DIGITS = 3
@@ -90,19 +95,24 @@ def score_html(value: float | None) -> str:
 
 
 def slug(identifier: str) -> str:
-    """A file-name-safe, collision-free name for ``identifier``.
+    """A file-name-safe, collision-free name for ``identifier``, at most :data:`SLUG_MAX` characters.
 
-    Identifiers made only of letters, digits, ``.``, ``_`` and ``-`` keep their text; anything else is
-    replaced by ``_`` and a short hash of the original is appended, so two identifiers never share a file.
+    Identifiers made only of letters, digits, ``.``, ``_`` and ``-``, at most :data:`SLUG_MAX` characters long, keep
+    their text. Any other identifier (unsafe characters, too long for a file name, or text that looks like a digested
+    name) becomes its first 80 characters with everything else replaced by ``_``, then ``-`` and 16 hex digits of the
+    SHA-1 of the whole identifier, so two identifiers never share a file and every name fits the file system (a
+    figure's name holds two slugs: at most 4 + 97 + 1 + 97 + 4 characters, under the usual 255).
 
     >>> slug("Cowley2023.V4-pls")
     'Cowley2023.V4-pls'
+    >>> slug("x" * 300) == "x" * 80 + "-" + hashlib.sha1(b"x" * 300).hexdigest()[:16]
+    True
     """
     text = str(identifier)
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", text).lstrip(".") or "_"
-    if safe == text and not safe.startswith("_"):
+    if safe == text and not safe.startswith("_") and len(safe) <= SLUG_MAX and not _DIGESTED.search(safe):
         return safe
-    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{safe[:80]}-{digest}"
 
 
