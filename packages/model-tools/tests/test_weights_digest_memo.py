@@ -1,6 +1,7 @@
-"""The weights digest is computed once per scored pair (``brainscore_core.pair_scope``) and again whenever a tensor
-changes: the remembered digest always equals a fresh sha1 of the weights (``model_tools.digest._hash_state``, the
-same function the unremembered path calls)."""
+"""The weights digest is computed once per scored pair (``brainscore_core.pair_scope``), kept from pair to pair while
+every tensor's stamp and sampled values stay, and computed again whenever a tensor changes: the remembered digest
+always equals a fresh sha1 of the weights (``model_tools.digest._hash_state``, the same function the unremembered path
+calls)."""
 
 from __future__ import annotations
 
@@ -42,9 +43,41 @@ def test_inside_a_pair_one_hash_with_the_same_value(counted):
     with pair_scope():
         assert [digest.weights_digest(net) for _ in range(3)] == [fresh] * 3
     assert len(counted) == 2  # the unscoped call and one inside the pair
-    with pair_scope():  # a new pair hashes again
+    with pair_scope():  # a new pair on unchanged weights: the stamp and the sampled values match
+        assert digest.weights_digest(net) == fresh
+    assert len(counted) == 2
+
+
+@pytest.mark.parametrize("size", [30, 100_000, 2**25])  # the largest: past float32's exact integers
+def test_a_change_through_data_is_seen_from_the_next_pair_on(counted, size):
+    """``param.data`` edits escape torch's version counter: within the pair they are not seen, from the next pair
+    on they are (the sample reads every element of a small tensor, 4,096 spread elements of a large one: a change of
+    the whole tensor, or of a sampled element, changes it)."""
+    torch.manual_seed(1)
+    net = nn.Sequential(nn.Linear(size // 10, 10))
+    with pair_scope():
+        before = digest.weights_digest(net)
+        net[0].weight.data.mul_(2.0)
+        assert digest.weights_digest(net) == before  # within the pair: not seen (as documented)
+    with pair_scope():
+        after = digest.weights_digest(net)
+    assert after != before and after == digest._hash_state(net, net.state_dict())
+    net[0].weight.data.view(-1)[-1] += 1.0  # one element, the last (always sampled)
+    with pair_scope():
+        assert digest.weights_digest(net) not in (before, after)
+
+
+def test_nothing_is_kept_alive():
+    import gc
+    import weakref
+
+    net = _net()
+    with pair_scope():
         digest.weights_digest(net)
-    assert len(counted) == 3
+    gone = weakref.ref(net)
+    del net
+    gc.collect()
+    assert gone() is None
 
 
 @pytest.mark.parametrize("change", ["in_place", "load_state_dict", "buffer", "replaced"])

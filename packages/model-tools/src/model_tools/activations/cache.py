@@ -48,10 +48,13 @@ from model_tools.activations._entry_file import (  # noqa: F401  (re-exported: t
     RowContent,
     _create_entry_file,
     _entry_layout,
+    _rows_found,
     _rows_of,
 )
 
 _logger = logging.getLogger(__name__)
+#: rows of one cached layer: (where the layer lies, the entry's row per piece or None, the request positions or None)
+RowsPart = tuple[CachedLayer, np.ndarray | None, np.ndarray | None]
 _NOTICED: set[Path] = set()  # cache folders whose size was already noticed in this process
 
 
@@ -212,15 +215,24 @@ class ActivationsCache:
         return values
 
     def locate_rows(self, content_keys: Mapping[str, str], digests: Sequence[str]
-                    ) -> dict[str, tuple[CachedLayer, np.ndarray]]:
-        """Layers among ``content_keys`` (layer -> content key) that an earlier entry holds for every stimulus of
-        ``digests`` (one content digest per requested row, duplicates allowed): ``{layer: (cached layer, rows)}``
-        with ``rows`` the entry's row of each requested stimulus, in request order. The newest entry that holds
-        them all wins; unreadable entries and rows files are skipped."""
-        found: dict[str, tuple[CachedLayer, np.ndarray]] = {}
+                    ) -> tuple[dict[str, list[RowsPart]], dict[str, np.ndarray]]:
+        """Where earlier entries hold the rows of ``digests`` (one content digest per requested row, duplicates
+        allowed), per layer of ``content_keys`` (layer -> content key): each requested row from the newest entry
+        that holds its stimulus, so the rows may come from several entries.
+
+        Returns ``(found, missing)``: ``found[layer]`` is a list of ``(cached layer, entry rows, request
+        positions)`` for a layer every requested row of which is held; ``missing[layer]`` is the boolean mask of
+        the requested rows no entry holds, for the other layers. Unreadable entries and rows files are skipped.
+        """
+        wanted = [str(digest) for digest in digests]
+        found: dict[str, list[RowsPart]] = {}
+        missing: dict[str, np.ndarray] = {}
         layouts: dict[Path, tuple[int, tuple[int, int]] | None] = {}
         for layer, content_key in content_keys.items():
             record = read_record(self.rows_index_path(content_key), "activations rows index") or {}
+            open_rows = np.ones(len(wanted), dtype=bool)
+            parts: list[RowsPart] = []
+            width = None
             for listed in reversed(record.get("entries", [])):
                 try:
                     entry = self.inside(listed["entry"], "activations rows index entry")
@@ -230,32 +242,49 @@ class ActivationsCache:
                     continue
                 if entry is None or rows_file is None:
                     continue
-                rows = _rows_of(rows_file, digests)
+                rows = _rows_found(rows_file, wanted)
                 if rows is None:
+                    continue
+                take = open_rows & (rows >= 0)
+                if not take.any():
                     continue
                 if entry not in layouts:
                     layouts[entry] = _entry_layout(entry)
                 layout = layouts[entry]
-                if layout is None or not 0 <= start <= stop <= layout[1][1] or int(rows.max(initial=0)) >= layout[1][0]:
+                if (layout is None or not 0 <= start <= stop <= layout[1][1] or int(rows.max()) >= layout[1][0]
+                        or (width is not None and stop - start != width)):
                     continue
-                found[layer] = (CachedLayer(entry, layout[0], layout[1], start, stop), rows)
-                break
-        return found
+                width = stop - start
+                positions = np.flatnonzero(take)
+                parts.append((CachedLayer(entry, layout[0], layout[1], start, stop), rows[positions], positions))
+                open_rows &= ~take
+                if not open_rows.any():
+                    break
+            if open_rows.any():
+                missing[layer] = open_rows
+            else:
+                found[layer] = parts
+        return found, missing
 
-    def load_parts(self, parts: Sequence[tuple[CachedLayer, np.ndarray | None]], count: int) -> np.ndarray:
-        """Layers side by side in one new array of shape (count, sum of widths), float32: each part is a cached
-        layer with, for rows gathered from a larger entry, the entry's row of each presentation (None: the
-        entry's rows are the presentations)."""
-        values = np.empty((count, sum(layer.width for layer, _ in parts)), dtype=np.float32)
+    def load_parts(self, parts: Sequence[Sequence[RowsPart]], count: int) -> np.ndarray:
+        """Layers side by side in one new array of shape (count, sum of widths), float32: each layer is a list of
+        ``(cached layer, entry rows, request positions)`` pieces (``None`` rows: the entry's rows in order; ``None``
+        positions: every requested row)."""
+        widths = [pieces[0][0].width for pieces in parts]
+        values = np.empty((count, sum(widths)), dtype=np.float32)
         maps: dict[Path, np.memmap] = {}
         column = 0
-        for layer, rows in parts:
-            if layer.entry not in maps:
-                maps[layer.entry] = self.map_entry(layer)
-            source = maps[layer.entry]
-            values[:, column:column + layer.width] = (source[:, layer.start:layer.stop] if rows is None
-                                                      else source[rows, layer.start:layer.stop])
-            column += layer.width
+        for pieces, width in zip(parts, widths, strict=True):
+            for layer, rows, positions in pieces:
+                if layer.entry not in maps:
+                    maps[layer.entry] = self.map_entry(layer)
+                source = maps[layer.entry]
+                block = source[:, layer.start:layer.stop] if rows is None else source[rows, layer.start:layer.stop]
+                if positions is None:
+                    values[:, column:column + width] = block
+                else:
+                    values[positions, column:column + width] = block
+            column += width
         return values
 
     # -- writing --------------------------------------------------------------------------------------------
