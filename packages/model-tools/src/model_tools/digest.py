@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from brainio.files import remembered_sha1_hash, sha1_hash
-from brainscore_core.pair_scope import pair_memo
+from brainscore_core.pair_scope import KEPT_MODEL, pair_memo
 
 #: Bumped when the layout or meaning of cached activations changes; part of every cache key.
 CACHE_FORMAT_VERSION = 2
@@ -62,12 +62,12 @@ def weights_digest(model: Any) -> str:
     Inside scored pairs (:func:`brainscore_core.pair_scope.pair_scope`: the pair's stored digest, then each
     activations-cache key) the digest is remembered with a stamp of every tensor (its storage address, torch's
     in-place version counter, dtype, shape, strides): a tensor replaced or changed in place in between
-    (``load_state_dict``, an optimiser step, ``param.copy_``) is hashed again. Within one pair the stamp decides. From
-    one pair to the next (a grid scoring one model on many benchmarks) the stamp must match and so must a sample of
-    every tensor's values (:data:`SAMPLED_ELEMENTS` evenly spread elements, all of a smaller tensor): an in-place
-    change through ``param.data``, which escapes torch's version counter, is seen from the next pair on unless it
-    leaves every sampled element as it was (a change of a few elements of a large tensor). Outside a pair every call
-    hashes.
+    (``load_state_dict``, an optimiser step, ``param.copy_``) is hashed again. Within one pair the stamp decides.
+    From one pair to the next the digest is reused only for a model the grid loaded by identifier and kept for the
+    next pair (:data:`brainscore_core.pair_scope.KEPT_MODEL`; no user code holds it), and only when the stamp matches
+    and so does a sample of every tensor's values (:data:`SAMPLED_ELEMENTS` evenly spread elements, all of a smaller
+    tensor). A model a user passes to ``score()`` is hashed again in every pair, so a change through ``param.data``
+    (which escapes torch's version counter) between two calls is always seen. Outside a pair every call hashes.
 
     Parameters
     ----------
@@ -84,7 +84,7 @@ def weights_digest(model: Any) -> str:
     if remembered is not None and remembered[0] is model and remembered[1] == stamp:
         return remembered[2]
     sample = _sample_digest(state)
-    earlier = _ACROSS_PAIRS.get(model)
+    earlier = _ACROSS_PAIRS.get(model) if memo.get(KEPT_MODEL) else None
     if earlier is not None and earlier[0] == stamp and earlier[1] == sample:
         digest = earlier[2]
     else:
