@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import os
 from collections.abc import Iterable
 
 from brainscore_vision.errors import SelectionError
@@ -58,23 +57,13 @@ def alias_of(registry, identifier: str) -> str | None:
 
 
 def aws_credentials_found() -> bool:
-    """Whether boto3's credential chain finds credentials here without asking a network service (the instance
-    metadata service is switched off for the look-up); False without botocore."""
+    """Whether boto3's credential chain finds credentials here without asking a network service
+    (:func:`brainio.stores.s3.credentials_found`); False without the s3 extra."""
     try:
-        import botocore.session
-    except ImportError:
+        from brainio.stores.s3 import credentials_found
+    except ImportError:  # MissingExtraError is an ImportError: no boto3, no credentials to find
         return False
-    previous = os.environ.get("AWS_EC2_METADATA_DISABLED")
-    os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
-    try:
-        return botocore.session.Session().get_credentials() is not None
-    except Exception:  # a malformed profile: no usable credentials
-        return False
-    finally:
-        if previous is None:
-            os.environ.pop("AWS_EC2_METADATA_DISABLED", None)
-        else:
-            os.environ["AWS_EC2_METADATA_DISABLED"] = previous
+    return credentials_found()
 
 
 def leaderboard_benchmarks(identifiers: Iterable[str], domain) -> list[str]:
