@@ -71,7 +71,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         ours_write = timed(lambda: write_netcdf(assembly, folder / "ours.nc"))
-        ours_read = timed(lambda: read_netcdf(folder / "ours.nc"))
+        ours_read = timed(lambda: read_netcdf(folder / "ours.nc", verified=True))  # the guard: bench_netcdf_guard.py
         plain = xr.DataArray(assembly)
         xr_write = timed(lambda: plain.to_netcdf(folder / "plain.nc", engine="h5netcdf"))
 

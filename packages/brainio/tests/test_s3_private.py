@@ -70,3 +70,28 @@ def test_refused_both_ways_is_one_typed_error_and_leaves_nothing(environment, tm
     assert isinstance(raised.value, PermissionError)
     assert [p for p in home.rglob("*") if p.is_file() and not p.name.endswith(".lock")] == []
 
+
+
+def _no_credentials_anywhere(monkeypatch, tmp_path):
+    for name in list(os.environ):
+        if name.startswith("AWS_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "credentials"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
+
+
+def test_credentials_found_sees_the_environment_and_shared_files_and_nothing_else(monkeypatch, tmp_path):
+    from brainio.stores.s3 import credentials_found
+
+    _no_credentials_anywhere(monkeypatch, tmp_path)
+    assert credentials_found() is False  # nothing set: and the metadata service is never asked (no wait)
+    (tmp_path / "credentials").write_text("[default]\naws_access_key_id = a\naws_secret_access_key = b\n")
+    assert credentials_found() is True
+    (tmp_path / "credentials").write_text("[default\nnot a profile")  # malformed: no usable credentials
+    assert credentials_found() is False
+    (tmp_path / "credentials").unlink()
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "a")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "b")
+    assert credentials_found() is True
+    assert "AWS_EC2_METADATA_DISABLED" not in os.environ  # the look-up changes no setting

@@ -282,3 +282,28 @@ def test_i2n_bootstrap(objectome_like):
     *_, source, target = objectome_like
     score = I2n(bootstrap=100)(source, target)
     assert score.attrs["ci_low"] < score.item() < score.attrs["ci_high"]
+
+
+def test_i2n_on_the_legacy_tutorials_small_example_stops_where_brainscore_stops():
+    """The 1.x tutorial's I2n benchmark on a small trial set scored NaN here; Brain-Score's code gives no NaN: its
+    ceiling stops with an assertion (a first half without d' where the second has one). Ours stops there too, in one
+    line; the raw score and the ``skipna`` ceiling equal Brain-Score's (values and provenance in the data file)."""
+    import json
+    from pathlib import Path
+
+    from brainio.assemblies import BehavioralAssembly
+    from brainscore_metrics.behavior.i2n import I2n
+    from brainscore_metrics.errors import BehaviorInputError
+
+    data = json.loads((Path(__file__).parent / "data" / "i2n_small_trials.json").read_text())
+    probabilities = BehavioralAssembly(np.asarray(data["prob_values"]), coords={
+        "stimulus_id": ("presentation", data["prob_ids"]), "choice": ("choice", data["choices"])},
+        dims=["presentation", "choice"])
+    humans = BehavioralAssembly(data["human_values"], coords={name: ("presentation", values) for name, values in
+                                                              data["human"].items()}, dims=["presentation"])
+    metric = I2n()
+    assert float(metric(probabilities, humans)) == pytest.approx(data["reference"]["raw"], abs=1e-12)
+    assert float(metric.ceiling(humans, skipna=True)) == pytest.approx(data["reference"]["ceiling_skipna"], abs=1e-12)
+    with pytest.raises(BehaviorInputError, match="first half of the human trials has no d' for 5 of the 143") as raised:
+        metric.ceiling(humans)
+    assert "\n" not in str(raised.value) and "skipna=True" in str(raised.value)

@@ -72,7 +72,7 @@ def test_dry_run_offline_builds_no_model_and_marks_those_needing_weights(tmp_pat
                        "or scored"
     alexnet = next(line for line in lines if line.startswith("  alexnet on"))
     assert "model NEEDS WEIGHTS: downloaded on first use from https://download.pytorch.org/models/alexnet" in alexnet
-    assert next(line for line in lines if line.startswith("  pixels on")).endswith(": score")
+    assert next(line for line in lines if line.startswith("  pixels on")).endswith(": score; data [shipped]")
     assert "1 pair(s) need something before they can run here" in result.stdout
     assert "torch imported: False" in result.stdout
     assert not list((tmp_path / "brainscore_home").rglob("*.pth")) and not (tmp_path / "torch").exists()

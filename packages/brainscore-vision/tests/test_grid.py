@@ -229,3 +229,23 @@ def test_memory_estimate_is_within_2x_of_the_measured_peak(model, benchmark, raw
                        env=environment)
     measured = json.loads(result.stdout.strip().splitlines()[-1])
     assert 0.5 <= measured["estimate"] / measured["peak"] <= 2.0, measured
+
+
+def test_a_model_the_grid_keeps_is_hashed_once_a_users_model_every_pair(raw_data_dir, tmp_path, monkeypatch):
+    """The weights digest: a model the grid loaded and kept for its next benchmark is hashed once for both pairs
+    (``brainscore_core.pair_scope.KEPT_MODEL``); the same network passed as an object to ``score_pair`` is hashed
+    in each call, so edits between calls are always seen."""
+    from brainscore_core.scoring import score_pair
+    from model_tools import digest
+
+    hashed = []
+    original = digest._hash_state
+    monkeypatch.setattr(digest, "_hash_state", lambda model, state: hashed.append(model) or original(model, state))
+    url = f"sqlite:///{tmp_path / 'kept.sqlite'}"
+    rows = brainscore_vision.score_many(["randomnet"], BENCHMARKS, store=url, progress=False)
+    assert list(rows["status"]) == ["ok", "ok"] and len(hashed) == 1
+    hashed.clear()
+    model = brainscore_vision.load_model("randomnet")
+    for benchmark in BENCHMARKS:
+        score_pair(model, brainscore_vision.load_benchmark(benchmark), model_identifier="randomnet", store=False)
+    assert len(hashed) == 2

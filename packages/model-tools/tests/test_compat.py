@@ -238,8 +238,14 @@ def _odd_one_out_by_hand(features: dict, triplets: list, measure: str) -> list:
             for i, j, k in triplets]
 
 
+@pytest.mark.parametrize("path", ["gram", "chunked"])
 @pytest.mark.parametrize("measure", ["dot", "cosine"])
-def test_odd_one_out_against_a_loop(small_stimulus_set, measure):
+def test_odd_one_out_against_a_loop(small_stimulus_set, measure, path, monkeypatch):
+    from model_tools.brain_transformation import odd_one_out
+
+    if path == "chunked":  # the path for many distinct stimuli: per triplet, a few triplets at a time
+        monkeypatch.setattr(odd_one_out, "GRAM_LIMIT", 0)
+        monkeypatch.setattr(odd_one_out, "TRIPLET_CHUNK", 5)
     from model_tools.activations import ActivationsExtractor
 
     extractor = ActivationsExtractor(build_tiny_net(), "tiny", functools.partial(load_preprocess_images, image_size=8),

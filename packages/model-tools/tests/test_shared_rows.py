@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _counting import ForwardCounter
+from _counting import ForwardCounter, ForwardImages
 from conftest import make_stimulus_set
 
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
@@ -56,16 +56,60 @@ def test_the_same_image_under_another_id_and_a_new_image(tiny_net, small_stimulu
     values = extractor(renamed, ["logits"]).values
     assert counter.calls == 0
     np.testing.assert_array_equal(values, full.values[[3]])
-    # a set with an image no request showed is computed (and equals a run without the cache)
+    # a set with an image no request showed: only that image is computed (its row equals a run of it alone without
+    # the cache), the other row is the full set's
     new_image = tmp_path / "new.png"
     from PIL import Image
 
     Image.fromarray(np.full((16, 20, 3), 77, np.uint8)).save(new_image)
     mixed = make_stimulus_set(pd.DataFrame({"stimulus_id": ["s3", "new"]}),
                               {"s3": small_stimulus_set.stimulus_paths["s3"], "new": str(new_image)}, "mixed")
+    images = ForwardImages(tiny_net)
     computed = extractor(mixed, ["logits"]).values
-    assert counter.calls == 1
-    np.testing.assert_array_equal(computed, _extractor(tiny_net, cache=False)(mixed, ["logits"]).values)
+    assert counter.calls == 1 and images.images == 1
+    alone = make_stimulus_set(pd.DataFrame({"stimulus_id": ["new"]}), {"new": str(new_image)}, "alone")
+    np.testing.assert_array_equal(computed[[1]], _extractor(tiny_net, cache=False)(alone, ["logits"]).values)
+    np.testing.assert_array_equal(computed[[0]], full.values[[3]])
+
+
+def test_a_union_of_earlier_sets_runs_no_image_twice(tiny_net, small_stimulus_set, tmp_path):
+    """Sets that overlap (Scialom2024's composites are the union of its single data sets): every image passes
+    through the model once, whatever the order; the rows of the union come from several entries and equal those of
+    a run without the cache over the same batches."""
+    from PIL import Image
+
+    extra = []
+    for index in range(3):
+        path = tmp_path / f"extra{index}.png"
+        Image.fromarray(np.full((12, 12, 3), 40 * index, np.uint8)).save(path)
+        extra.append(str(path))
+    paths = {**small_stimulus_set.stimulus_paths, **{f"e{i}": p for i, p in enumerate(extra)}}
+    first, second = ["s0", "s1", "s2", "s3"], ["s4", "s5", "s6"]
+    union = ["s6", "e0", "s0", "s4", "e1", "s2", "s1", "s5", "e2", "s3"]  # both, in another order, and 3 new
+    extractor = _extractor(tiny_net)
+    images = ForwardImages(tiny_net)
+    parts = [extractor(make_stimulus_set(pd.DataFrame({"stimulus_id": ids}), {i: paths[i] for i in ids}, name),
+                       ["1", "logits"]) for ids, name in ((first, "first"), (second, "second"))]
+    assert images.images == 7
+    values = extractor(make_stimulus_set(pd.DataFrame({"stimulus_id": union}), {i: paths[i] for i in union}, "union"),
+                       ["1", "logits"])
+    assert images.images == 10  # only e0, e1, e2
+    assert list(values["stimulus_id"].values) == union
+    known = {sid: row for part in parts for sid, row in zip(part["stimulus_id"].values, part.values, strict=True)}
+    for position, sid in enumerate(union):
+        if sid in known:
+            np.testing.assert_array_equal(values.values[position], known[sid])
+    new = [union.index(f"e{i}") for i in range(3)]
+    alone = _extractor(tiny_net, cache=False)(
+        make_stimulus_set(pd.DataFrame({"stimulus_id": ["e0", "e1", "e2"]}), {f"e{i}": extra[i] for i in range(3)},
+                          "extra"), ["1", "logits"])
+    np.testing.assert_array_equal(values.values[new], alone.values)
+    # asked again (another set name, same images): read from the entries that hold them, nothing computed
+    before = images.images  # the run without the cache above counted too
+    again = extractor(make_stimulus_set(pd.DataFrame({"stimulus_id": union}), {i: paths[i] for i in union}, "u2"),
+                      ["1", "logits"])
+    assert images.images == before
+    np.testing.assert_array_equal(again.values, values.values)
 
 
 def test_rows_are_shared_only_when_they_do_not_depend_on_the_set(tiny_net, small_stimulus_set):

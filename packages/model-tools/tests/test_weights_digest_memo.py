@@ -1,15 +1,26 @@
-"""The weights digest is computed once per scored pair (``brainscore_core.pair_scope``) and again whenever a tensor
-changes: the remembered digest always equals a fresh sha1 of the weights (``model_tools.digest._hash_state``, the
-same function the unremembered path calls)."""
+"""The weights digest is computed once per scored pair (``brainscore_core.pair_scope``), kept from pair to pair only
+for a model the grid loaded and kept (``KEPT_MODEL``) while every tensor's stamp and sampled values stay, and computed
+again whenever a tensor changes: the remembered digest always equals a fresh sha1 of the weights
+(``model_tools.digest._hash_state``, the same function the unremembered path calls)."""
 
 from __future__ import annotations
+
+import contextlib
 
 import pytest
 import torch
 from torch import nn
 
-from brainscore_core.pair_scope import pair_scope
+from brainscore_core.pair_scope import KEPT_MODEL, pair_scope
 from model_tools import digest
+
+
+@contextlib.contextmanager
+def kept_pair():
+    """A pair whose model the grid kept from its previous pair (what ``grid._take_model`` marks)."""
+    with pair_scope() as memo:
+        memo[KEPT_MODEL] = True
+        yield
 
 
 @pytest.fixture
@@ -42,9 +53,57 @@ def test_inside_a_pair_one_hash_with_the_same_value(counted):
     with pair_scope():
         assert [digest.weights_digest(net) for _ in range(3)] == [fresh] * 3
     assert len(counted) == 2  # the unscoped call and one inside the pair
-    with pair_scope():  # a new pair hashes again
-        digest.weights_digest(net)
+    with kept_pair():  # the grid kept the model, weights unchanged: the stamp and the sampled values match
+        assert digest.weights_digest(net) == fresh
+    assert len(counted) == 2
+    with pair_scope():  # a model not kept by the grid (a user's object): hashed again
+        assert digest.weights_digest(net) == fresh
     assert len(counted) == 3
+
+
+def test_a_users_model_changed_in_a_few_elements_between_pairs_is_always_seen(counted):
+    """A model passed to ``score()`` twice, edited through ``param.data`` in between in one element the sample may
+    miss: every pair hashes it, so the digest changes (no stale activations for changed weights)."""
+    torch.manual_seed(2)
+    net = nn.Sequential(nn.Linear(10_000, 10))
+    with pair_scope():
+        before = digest.weights_digest(net)
+    net[0].weight.data.view(-1)[12_345] += 1.0  # not among the 4,096 spread sampled elements
+    with pair_scope():
+        after = digest.weights_digest(net)
+    assert after != before and after == digest._hash_state(net, net.state_dict())
+
+
+@pytest.mark.parametrize("size", [30, 100_000, 2**25])  # the largest: past float32's exact integers
+def test_a_change_through_data_of_a_kept_model_is_seen_from_the_next_pair_on(counted, size):
+    """``param.data`` edits escape torch's version counter: within the pair they are not seen; for a model the grid
+    kept, from the next pair on they are when they touch the sample (every element of a small tensor, 4,096 spread
+    elements of a large one: a change of the whole tensor, or of a sampled element, changes it)."""
+    torch.manual_seed(1)
+    net = nn.Sequential(nn.Linear(size // 10, 10))
+    with pair_scope():
+        before = digest.weights_digest(net)
+        net[0].weight.data.mul_(2.0)
+        assert digest.weights_digest(net) == before  # within the pair: not seen (as documented)
+    with kept_pair():
+        after = digest.weights_digest(net)
+    assert after != before and after == digest._hash_state(net, net.state_dict())
+    net[0].weight.data.view(-1)[-1] += 1.0  # one element, the last (always sampled)
+    with kept_pair():
+        assert digest.weights_digest(net) not in (before, after)
+
+
+def test_nothing_is_kept_alive():
+    import gc
+    import weakref
+
+    net = _net()
+    with pair_scope():
+        digest.weights_digest(net)
+    gone = weakref.ref(net)
+    del net
+    gc.collect()
+    assert gone() is None
 
 
 @pytest.mark.parametrize("change", ["in_place", "load_state_dict", "buffer", "replaced"])

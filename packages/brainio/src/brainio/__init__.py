@@ -17,12 +17,14 @@ __version__ = _version("brainio")
 
 # public name -> module that defines it
 _LAZY = {
+    "ArchiveLimitError": "brainio.errors",
     "ArchiveReadError": "brainio.errors",
     "BehavioralAssembly": "brainio.assemblies",
     "BrainIOError": "brainio.errors",
     "BrainScoreError": "brainio.errors",
     "DataAssembly": "brainio.assemblies",
     "DimensionError": "brainio.errors",
+    "ExternalDataError": "brainio.errors",
     "FileUnavailableError": "brainio.errors",
     "InvalidIdentifierError": "brainio.errors",
     "LocalStore": "brainio.stores",
@@ -31,6 +33,7 @@ _LAZY = {
     "NetCDFReadError": "brainio.errors",
     "NeuroidAssembly": "brainio.assemblies",
     "NeuronRecordingAssembly": "brainio.assemblies",
+    "PathOutsideRootError": "brainio.errors",
     "PropertyAssembly": "brainio.assemblies",
     "Sha1MismatchError": "brainio.errors",
     "StoreAccessDeniedError": "brainio.errors",

@@ -1,14 +1,52 @@
-"""Where brainio keeps its verified file cache: ``$BRAINIO_HOME`` (the one environment variable brainio reads itself:
-it sits below brainscore-core, whose :mod:`brainscore_core.config` reads every other setting)."""
+"""brainio's settings, read from the environment (the only module of brainio that reads it, besides boto3's endpoint
+variables in ``stores/s3.py``): brainio sits below brainscore-core, whose :mod:`brainscore_core.config` reads every
+other setting. The public names are in :mod:`brainio.settings`.
+
+* ``BRAINIO_HOME``: where the verified file cache lives, default ``~/.brainio``;
+* ``BRAINIO_ARCHIVE_MAX_GB``: the most bytes one ZIP archive may expand to (GiB), default
+  :data:`DEFAULT_ARCHIVE_MAX_GB`;
+* ``BRAINIO_ARCHIVE_MAX_RATIO``: the most an archive (or one member larger than 1 MiB) may expand relative to its
+  compressed size, default :data:`DEFAULT_ARCHIVE_MAX_RATIO`.
+
+A limit that is unset, blank or not a positive number is the default; ``inf`` switches the limit off.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
-__all__ = ["cache_home"]
+__all__ = ["DEFAULT_ARCHIVE_MAX_GB", "DEFAULT_ARCHIVE_MAX_RATIO", "archive_max_bytes", "archive_max_ratio",
+           "cache_home"]
+
+DEFAULT_ARCHIVE_MAX_GB = 64.0
+"""Largest total a stimulus archive may expand to, GiB: above Brain-Score's largest published stimulus set, far below
+what a ZIP bomb writes."""
+
+DEFAULT_ARCHIVE_MAX_RATIO = 100.0
+"""Largest expansion ratio (uncompressed / compressed bytes): images are stored or deflate by a few times at most; a
+ZIP bomb expands by thousands."""
 
 
 def cache_home() -> Path:
     """``$BRAINIO_HOME``, default ``~/.brainio``."""
     return Path(os.environ.get("BRAINIO_HOME", "~/.brainio")).expanduser()
+
+
+def _positive(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, "").strip())
+    except ValueError:
+        return default
+    return value if value > 0 and not math.isnan(value) else default
+
+
+def archive_max_bytes() -> float:
+    """``$BRAINIO_ARCHIVE_MAX_GB`` (GiB, default 64) in bytes; ``inf`` when switched off."""
+    return _positive("BRAINIO_ARCHIVE_MAX_GB", DEFAULT_ARCHIVE_MAX_GB) * 1024**3
+
+
+def archive_max_ratio() -> float:
+    """``$BRAINIO_ARCHIVE_MAX_RATIO`` (default 100); ``inf`` when switched off."""
+    return _positive("BRAINIO_ARCHIVE_MAX_RATIO", DEFAULT_ARCHIVE_MAX_RATIO)

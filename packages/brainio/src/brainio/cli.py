@@ -13,13 +13,23 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import BrainIOError, ValidationError
+from .errors import BrainIOError, PathOutsideRootError, ValidationError
 from .netcdf import UNTRUSTED_TIMEOUT_S, read_netcdf
 from .packaging import package_data_assembly_locally, package_stimulus_set_locally
+from .paths import path_inside
 from .stimuli import StimulusSet, read_stimulus_csv
 from .validation import TEXT_COLUMNS, check_assembly, check_stimulus_set
 
 __all__ = ["main"]
+
+
+def _inside(folder: Path, name: str) -> bool:
+    """``name`` lies inside ``folder`` by the one path rule (:func:`brainio.paths.path_inside`)."""
+    try:
+        path_inside(folder, name)
+    except PathOutsideRootError:
+        return False
+    return True
 
 
 def _stimulus_set(csv_path: str, directory: str, path_column: str, identifier: str | None,
@@ -33,9 +43,8 @@ def _stimulus_set(csv_path: str, directory: str, path_column: str, identifier: s
     paths = {sid: str(folder / str(name)) for sid, name in zip(frame["stimulus_id"].tolist(),
                                                                frame[path_column].tolist())}
     if not allow_outside:
-        root = folder.resolve()
         outside = [f"row {row + 2}: {name!r}" for row, name in enumerate(map(str, frame[path_column].tolist()))
-                   if root not in (folder / name).resolve().parents]
+                   if not _inside(folder, name)]
         if outside:
             raise ValidationError([f"{csv_path}: column {path_column!r} names files outside --stimuli-dir {folder} "
                                    f"(pass --allow-outside to package them): {outside[:10]}"

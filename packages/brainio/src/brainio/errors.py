@@ -41,8 +41,25 @@ class Sha1MismatchError(BrainIOError, ValueError):
         super().__init__(f"SHA-1 of {path} is {actual}, expected {expected}; the file was deleted")
 
 
+class PathOutsideRootError(BrainIOError, ValueError):
+    """A file name from outside the code (a plugin's argument, a cache record, an archive member, an identifier) that
+    resolves outside the folder it belongs in (:func:`brainio.paths.path_inside`); ``name`` and ``root`` name both."""
+
+    def __init__(self, name: str, root, what: str = "file name", reason: str = ""):
+        self.name, self.root = str(name), str(root)
+        super().__init__(f"{what} {self.name!r} lies outside its folder {self.root}" + (f": {reason}" if reason else "")
+                         + "; refused")
+
+
 class UnsafeArchiveError(BrainIOError, ValueError):
-    """A ZIP member whose path would leave the extraction folder."""
+    """A ZIP archive refused before anything is written: a member whose path would leave the extraction folder, two
+    members of one name, a symbolic-link member (or a member under one); the message names the archive and the
+    member."""
+
+
+class ArchiveLimitError(UnsafeArchiveError):
+    """A ZIP archive that would expand beyond the extraction limits (total size, expansion ratio; see
+    :mod:`brainio.settings`); the message names the archive, the member, the limit and the setting that raises it."""
 
 
 class ArchiveReadError(BrainIOError, ValueError):
@@ -84,6 +101,12 @@ class UnknownAssemblyClassError(BrainIOError, KeyError):
 class NetCDFReadError(BrainIOError, ValueError):
     """A file that cannot be read as an assembly (damaged, not netCDF-4/HDF5, or opening it did not end);
     the message names the file."""
+
+
+class ExternalDataError(NetCDFReadError):
+    """A netCDF (HDF5) file whose data lives in, or links to, other files (HDF5 external storage, external links,
+    virtual datasets): reading it would read those files, which no SHA-1 check covers. Names the file, the
+    variable and the file it refers to."""
 
 
 class SubsetError(BrainIOError, KeyError, ValueError):

@@ -107,7 +107,7 @@ def load_assembly(identifier: str, store, sha1: str, cls: type | str = DataAssem
     """
     cls = resolve_assembly_class(cls)
     path = fetch_verified(store, assembly_file_name(identifier), sha1, version_id)
-    assembly = read_netcdf(path, cls=cls)
+    assembly = read_netcdf(path, cls=cls, verified=True)  # fetch_verified checked its SHA-1
     assembly.attrs["identifier"] = identifier
     if stimulus_set_loader is not None:
         assembly = attach_stimulus_set(assembly, stimulus_set_loader(), merge=merge_stimulus_set_meta)

@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._external import EXTERNAL_EXIT_STATUS, external_data_error, refuse_external_references
 from ._files import atomic_path, sha1_hash
-from .assemblies import DataAssembly, MetadataAssembly, resolve_assembly_class
+from .assemblies import ASSEMBLY_CLASSES, DataAssembly, MetadataAssembly, resolve_assembly_class
 from .children import describe_exit, run_child
 from .coords import flatten_indexes
 from .errors import BrainIOError, NetCDFReadError
@@ -33,10 +34,17 @@ from .linking import column_to_coord_values
 __all__ = ["UNTRUSTED_TIMEOUT_S", "probe_netcdf", "read_netcdf", "write_netcdf"]
 
 UNTRUSTED_TIMEOUT_S = 60.0
-"""Seconds a child process may take to open a file that did not come through a SHA-1 check (CLI, from_files)."""
+"""Seconds a child process may take to open a file that did not come through a SHA-1 check (every read but the
+verified cache's)."""
 
 _PROBE = """
-import sys, h5netcdf
+import sys, h5netcdf, h5py
+from brainio._external import EXTERNAL_EXIT_STATUS, external_references
+with h5py.File(sys.argv[1], "r") as handle:
+    found = external_references(handle)
+if found:
+    sys.stderr.write("\\n".join(found))
+    sys.exit(EXTERNAL_EXIT_STATUS)
 def visit(group):
     for variable in group.variables.values():
         variable.dimensions, variable.shape, variable.dtype, dict(variable.attrs)
@@ -79,12 +87,17 @@ def _serialisable_attrs(attrs: dict) -> tuple[dict, dict]:
     return plain, groups
 
 
+def _recorded_name(cls: type) -> str:
+    """The name recorded as ``brainio_class``: the nearest brainio assembly class among ``cls``'s bases (a
+    ``Score``, a plugin's own subclass: reading refuses names it does not know), else ``'DataAssembly'``."""
+    return next((base.__name__ for base in cls.__mro__ if ASSEMBLY_CLASSES.get(base.__name__) is base), "DataAssembly")
+
+
 def _to_dataset(assembly: xr.DataArray, compress: bool) -> tuple[xr.Dataset, dict, dict]:
     assembly = flatten_indexes(assembly)
     plain, groups = _serialisable_attrs(dict(assembly.attrs))
     if not isinstance(assembly, DataAssembly) or type(assembly) is not DataAssembly:
-        plain.setdefault(CLASS_ATTRIBUTE, type(assembly).__name__ if isinstance(assembly, DataAssembly)
-                         else "DataAssembly")
+        plain.setdefault(CLASS_ATTRIBUTE, _recorded_name(type(assembly)))
     data = xr.DataArray(assembly.variable.copy(deep=False), coords=assembly.coords, name=DATA_VARIABLE)
     data.attrs = {}
     dataset = data.to_dataset()
@@ -185,7 +198,8 @@ def _read_group(path: Path, group: str | None) -> xr.DataArray:
 
 def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, *,
                  cpu_seconds: float | None = None) -> None:
-    """Open ``path`` in a child process that walks every group, variable, dimension and attribute.
+    """Open ``path`` in a child process that looks for references to other files, then walks every group, variable,
+    dimension and attribute.
 
     Some damaged HDF5 files make the HDF5 library loop forever in C code that holds the GIL (Ctrl-C is
     ignored); a child process can be killed. The child dies with its caller and bounds its own CPU time
@@ -203,6 +217,8 @@ def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, 
     ------
     NetCDFReadError
         Naming the file, when the child fails, uses its CPU time or does not finish within ``timeout``.
+    ExternalDataError
+        The file refers to other files (:mod:`brainio._external`).
     """
     path = Path(path)
     if not path.is_file():
@@ -216,13 +232,15 @@ def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, 
     if result.returncode < 0:
         raise NetCDFReadError(f"{path}: the process opening it {describe_exit(result.returncode, cpu_seconds)}; "
                               "the file is damaged")
+    if result.returncode == EXTERNAL_EXIT_STATUS:
+        raise external_data_error(path, result.stderr.strip().splitlines())
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["unknown error"])[-1]
         raise NetCDFReadError(f"{path} cannot be read as a netCDF-4 (HDF5) file: {last}")
 
 
-def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
-                timeout: float | None = None) -> DataAssembly:
+def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *, timeout: float | None = None,
+                verified: bool = False) -> DataAssembly:
     """Read an assembly file written by brainio or by Brain-Score.
 
     Parameters
@@ -232,9 +250,13 @@ def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
         Class of the result; default=None, meaning the class recorded in the file (``DataAssembly`` for
         Brain-Score files, which do not record it).
     timeout : float, optional
-        For files that did not pass a SHA-1 check: open the file first in a child process that must finish
-        within ``timeout`` seconds (:func:`probe_netcdf`). default=None: no probe (files from the verified
-        cache).
+        Seconds the child process that opens the file first (:func:`probe_netcdf`) may take; default=None meaning
+        :data:`UNTRUSTED_TIMEOUT_S` (60 s).
+    verified : bool, default=False
+        True only when the caller has checked the file's bytes against a SHA-1 recorded by its author (brainio's
+        verified cache, a cache record's digest): the file is then opened in this process, without the child. A
+        file that did not come through such a check may be damaged in ways that make the HDF5 library loop forever
+        in C code, which only a child process can be stopped from; the child costs about a third of a second.
 
     Returns
     -------
@@ -243,11 +265,15 @@ def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
     Raises
     ------
     NetCDFReadError
-        The file is missing, damaged or not an assembly file (names the file and the library's reason).
+        The file is missing, damaged, not an assembly file, its opening did not end within ``timeout``, or its
+        ``brainio_class`` attribute names no assembly class (names the file and the reason).
+    ExternalDataError
+        The file keeps data in, or links to, other files (HDF5 external storage, external links, virtual datasets),
+        which no SHA-1 covers (a :class:`NetCDFReadError`).
     """
     path = Path(path)
-    if timeout is not None:
-        probe_netcdf(path, timeout)
+    if not verified:
+        probe_netcdf(path, UNTRUSTED_TIMEOUT_S if timeout is None else timeout)
     try:
         return _read_assembly(path, cls)
     except BrainIOError:
@@ -256,12 +282,22 @@ def read_netcdf(path: str | os.PathLike, cls: type | str | None = None, *,
         raise NetCDFReadError(f"{path} cannot be read as an assembly: {type(error).__name__}: {error}") from error
 
 
+def _recorded_class(path: Path, value: Any) -> type | None:
+    """The assembly class the file's ``brainio_class`` attribute names (None when absent); refused when unknown."""
+    if value is None:
+        return None
+    try:
+        return resolve_assembly_class(value)
+    except (KeyError, TypeError, ValueError):
+        raise NetCDFReadError(f"{path}: its attribute {CLASS_ATTRIBUTE!r} names no assembly class: {value!r}") from None
+
+
 def _read_assembly(path: Path, cls: type | str | None) -> DataAssembly:
-    with h5py.File(path, "r"):  # not HDF5: fail here, before h5netcdf's File half-builds and complains when collected
-        pass
+    with h5py.File(path, "r") as handle:  # not HDF5: fail here, before h5netcdf's File half-builds and complains
+        refuse_external_references(handle, path)  # before any value is read
     array = _read_group(path, None)
-    class_name = array.attrs.pop(CLASS_ATTRIBUTE, None)
-    target = resolve_assembly_class(cls if cls is not None else class_name or "DataAssembly")
+    recorded = _recorded_class(path, array.attrs.pop(CLASS_ATTRIBUTE, None))
+    target = resolve_assembly_class(cls) if cls is not None else recorded or DataAssembly
     extras: dict[str, Any] = {}
     for group in _list_groups(path):
         extras[group] = _read_group(path, group)

@@ -89,6 +89,10 @@ def subset(source_assembly: xr.DataArray, target_assembly: xr.DataArray,
         size mismatch after selection (names the dim and both sizes).
     """
     source, target = flatten_indexes(source_assembly), flatten_indexes(target_assembly)
+    # the positions chosen along each dim, applied at the end to the source as given: its indexes (a stacked,
+    # one-level MultiIndex too) survive the selection, as in Brain-Score; a repeated dim (an RDM) is selected on the
+    # flattened copy
+    positions = {dim: np.arange(size) for dim, size in source.sizes.items()}
     for requested in (subset_dims if subset_dims is not None else target.dims):
         if requested not in target.dims and requested not in target.coords:
             raise SubsetError(f"subset dim {requested!r} is not in the target (dims {target.dims})")
@@ -110,8 +114,12 @@ def subset(source_assembly: xr.DataArray, target_assembly: xr.DataArray,
             indexer = np.asarray(index_efficient(source_values, target_values), dtype=np.int64) if repeat \
                 else np.flatnonzero(np.isin(source_values, target_values))
             source = _select(source, dim, indexer)
+            positions[dim] = positions[dim][indexer]
         if dims_must_match and source.sizes[dim] != target.sizes[dim]:
             raise SubsetError(f"after subsetting along {dim!r} the source has {source.sizes[dim]} entries but the "
                               f"target {target.sizes[dim]} (matched on {shared}); pass dims_must_match=False to "
                               "allow it")
-    return source
+    if len(set(source_assembly.dims)) != len(source_assembly.dims):
+        return source
+    return source_assembly.isel({dim: index for dim, index in positions.items()
+                                 if len(index) != source_assembly.sizes[dim] or np.any(index != np.arange(len(index)))})

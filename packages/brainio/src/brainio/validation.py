@@ -132,7 +132,7 @@ def _flags(texts: list[str], codes: np.ndarray, found: bool, test) -> np.ndarray
 
 
 def _column_problems(name: str, values: pd.Series, first_row: int, text: bool, numeric: bool,
-                     strict: bool = True) -> list[str]:
+                     strict: bool = True, what: str = "column") -> list[str]:
     problems = []
     if values.dtype.kind in "biufcmM":  # numbers, booleans, times: only missing values to check
         missing, texts, codes = values.isna().to_numpy(), None, None
@@ -144,20 +144,20 @@ def _column_problems(name: str, values: pd.Series, first_row: int, text: bool, n
         # NA words as pandas matches them (whole cell); a CSV's are NaN already, a frame's may be text
         missing = (codes < 0) | _flags(texts, codes, not _NA_SET.isdisjoint(texts), lambda value: value in _NA_SET)
     if text and missing.any():
-        problems.append(f"column {name!r}: missing value (empty, NaN or a word pandas reads as NaN, such as 'NA') in "
+        problems.append(f"{what} {name!r}: missing value (empty, NaN or a word pandas reads as NaN, such as 'NA') in "
                         f"{_rows(np.flatnonzero(missing), first_row)}")
     if texts is None:
         return problems
     joined = "\x1f".join(texts)
     nul = _flags(texts, codes, "\x00" in joined, lambda value: "\x00" in value)
     if nul.any():
-        problems.append(f"column {name!r}: NUL character in {_rows(np.flatnonzero(nul), first_row)}")
+        problems.append(f"{what} {name!r}: NUL character in {_rows(np.flatnonzero(nul), first_row)}")
     if not strict:
         return problems
     longest = max(map(len, texts), default=0)
     long = _flags(texts, codes, longest > MAX_FIELD_CHARS, lambda value: len(value) > MAX_FIELD_CHARS)
     if long.any():
-        problems.append(f"column {name!r}: a field of {longest:,} characters (at most {MAX_FIELD_CHARS:,}) "
+        problems.append(f"{what} {name!r}: a field of {longest:,} characters (at most {MAX_FIELD_CHARS:,}) "
                         f"in {_rows(np.flatnonzero(long), first_row)}")
     if text:
         return problems
@@ -171,7 +171,7 @@ def _column_problems(name: str, values: pd.Series, first_row: int, text: bool, n
         rows = np.flatnonzero(words)
         shown = ", ".join(repr(texts[codes[row]]) for row in rows[:3])
         why = "must hold numbers" if numeric else f"holds numbers in {int(numbers.sum())} rows"
-        problems.append(f"column {name!r} {why}, but not in {_rows(rows, first_row)}: {shown}"
+        problems.append(f"{what} {name!r} {why}, but not in {_rows(rows, first_row)}: {shown}"
                         f"{' ...' if len(rows) > 3 else ''} (leave a cell empty for a missing number)")
     return problems
 
@@ -224,19 +224,59 @@ def check_stimulus_set(stimulus_set: pd.DataFrame, *, require_files: bool = True
     return problems
 
 
+NUMERIC_CLASSES = ("NeuroidAssembly", "NeuronRecordingAssembly", "PropertyAssembly", "SpikeTimesAssembly")
+"""Assembly classes whose values must be numbers (a behavioural assembly may hold the chosen labels as text)."""
+
+ID_COORDINATES = ("stimulus_id", "neuroid_id")
+"""Coordinates that name entries (metrics align on them): a missing value (empty, NaN, 'NA') is refused."""
+
+
+def _content_problems(assembly: xr.DataArray, cls: type) -> list[str]:
+    """Problems of an assembly's content: no values, dims nothing names, text where numbers belong, missing ids."""
+    problems = []
+    empty = [f"{dim!r} has 0 entries" for dim, size in assembly.sizes.items() if size == 0]
+    if empty:
+        problems.append(f"the assembly holds no values: dim {', '.join(empty)}")
+    coordinates = [(name, dims, values) for name, dims, values in walk_coords(assembly)]
+    labelled = {dim for _, dims, _ in coordinates for dim in dims}
+    for dim in assembly.dims:
+        if dim not in labelled:
+            problems.append(f"dim {dim!r} has no coordinate: nothing names its {assembly.sizes[dim]} entries "
+                            f"(add one, e.g. '{dim}_id')")
+    if assembly.dtype.kind not in "biuf" and assembly.size:
+        if cls.__name__ in NUMERIC_CLASSES:
+            flat = np.asarray(assembly.values, dtype=object).ravel()
+            first = next((index for index, value in enumerate(flat) if not isinstance(value, (int, float))), 0)
+            position = dict(zip(assembly.dims, np.unravel_index(first, assembly.shape)))
+            problems.append(f"values of a {cls.__name__} must be numbers, found {assembly.dtype} (e.g. "
+                            f"{flat[first]!r} at {', '.join(f'{dim} {int(at)}' for dim, at in position.items())})")
+        else:
+            problems += _column_problems("values (in C order)", pd.Series(np.asarray(assembly.values).ravel()), 0,
+                                         text=False, numeric=False, what="assembly")
+    for name, dims, values in coordinates:
+        if len(dims) == 1:
+            problems += _column_problems(name, pd.Series(np.asarray(values)), 0, text=name in ID_COORDINATES,
+                                         numeric=False, what="coordinate")
+    return problems
+
+
 def check_assembly(assembly: xr.DataArray, assembly_class: str | type = "DataAssembly",
                    stimulus_set: pd.DataFrame | None = None, *, allow_nan: bool = False) -> list[str]:
     """Problems of an assembly before packaging as ``assembly_class`` (empty list when it passes).
 
-    Checks: dims fit the class; a ``presentation`` dim has a ``stimulus_id`` coordinate of strings; every
-    coordinate lies along one dim; no NaN values unless ``allow_nan``; with ``stimulus_set``, every
-    ``stimulus_id`` of the assembly is in the set.
+    Checks: dims fit the class; the assembly holds values (no dim of 0 entries); every dim has a coordinate;
+    values are numbers (:data:`NUMERIC_CLASSES`) or, for other classes, not words among numbers; a ``presentation``
+    dim has a ``stimulus_id`` coordinate of strings; no missing (empty, NaN) value in :data:`ID_COORDINATES`; no
+    words among the numbers of a coordinate; every coordinate lies along one dim; no NaN values unless
+    ``allow_nan``; with ``stimulus_set``, every ``stimulus_id`` of the assembly is in the set. Each problem names the
+    coordinate and the rows (positions along its dim, counted from 0).
     """
     problems = []
     cls = resolve_assembly_class(assembly_class)
     dimension_problem = cls.dimension_problem(assembly.dims)
     if dimension_problem:
         problems.append(dimension_problem)
+    problems += _content_problems(assembly, cls)
     for name, dims, _ in walk_coords(assembly):
         if len(dims) > 1:
             problems.append(f"coordinate {name!r} spans dims {dims}; coordinates must lie along one dim")

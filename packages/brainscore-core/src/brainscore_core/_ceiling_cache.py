@@ -23,7 +23,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from brainio.errors import PathOutsideRootError
 from brainio.files import atomic_write, sha1_hash
+from brainio.paths import path_inside
 from brainio.records import content_sha1
 from brainscore_core.config import brainscore_home
 from brainscore_core.score import Score
@@ -114,7 +116,8 @@ class CeilingCache:
 
     def load(self, identifier: str, version: Any, digest: str) -> Score | None:
         """The cached ceiling, or None when absent, unreadable or failing its sha1 checks (the record's own content
-        digest, and each array file's); a damaged record is a miss with a warning, and is recomputed."""
+        digest, and each array file's); a damaged record, or one naming an array file outside its folder
+        (:func:`brainio.paths.path_inside`), is a miss with a warning, and is recomputed."""
         path = self.path(identifier, version, digest)
         try:
             record = json.loads(path.read_text())
@@ -125,9 +128,14 @@ class CeilingCache:
                 warnings.warn(f"ceiling cache record {path} fails its content check (damaged or edited); "
                               "recomputing the ceiling", RuntimeWarning, stacklevel=2)
                 return None
-            arrays = {key: self._read_array(path.parent / entry["file"], entry["sha1"])
+            arrays = {key: self._read_array(path_inside(path.parent, entry["file"], what="ceiling cache array file"),
+                                            entry["sha1"])
                       for key, entry in record["arrays"].items()}
             plain_arrays = {key for key, entry in record["arrays"].items() if entry.get("kind") == "ndarray"}
+        except PathOutsideRootError as error:  # a planted record: never read what it points at
+            warnings.warn(f"ceiling cache record {path} names a file outside its folder ({error}); recomputing the "
+                          "ceiling", RuntimeWarning, stacklevel=2)
+            return None
         except (OSError, ValueError, KeyError, TypeError):
             return None
         if any(array is None for array in arrays.values()):
@@ -181,7 +189,7 @@ class CeilingCache:
 
         if sha1_hash(path) != sha1:
             return None
-        return read_netcdf(path, cls="DataAssembly")
+        return read_netcdf(path, cls="DataAssembly", verified=True)  # its SHA-1 was checked just above
 
 
 def _numeric_array(value: Any) -> np.ndarray | None:

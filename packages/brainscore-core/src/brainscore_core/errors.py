@@ -12,6 +12,7 @@ from brainio.errors import BrainScoreError
 
 __all__ = [
     "BrainScoreError",
+    "DamagedResultStoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
     "MemoryBudgetError",
@@ -123,6 +124,12 @@ class NonScalarScoreError(BrainScoreError, ValueError):
 
 class ResultStoreError(BrainScoreError, RuntimeError):
     """The results store cannot be opened, checked or written (locked, damaged, unreachable); names the URL."""
+
+
+class DamagedResultStoreError(ResultStoreError):
+    """A SQLite results store whose file fails SQLite's own check (a zeroed page, a truncated file): refused before
+    anything is written or read; the message names the file, what the check found and how to recover its readable
+    rows (``brainscore results export`` from a copy)."""
 
 
 class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):

@@ -45,7 +45,7 @@ from brainscore_core.memory_plan import (
     model_shape,
     resident_bytes,
 )
-from brainscore_core.pair_scope import pair_scope
+from brainscore_core.pair_scope import KEPT_MODEL, pair_memo, pair_scope
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
 from brainscore_core.scoring import (
@@ -77,11 +77,15 @@ def _domain_of(domain: Any) -> Any:
 
 
 def _take_model(domain: Any, identifier: str) -> Any:
-    """The model this thread kept for ``identifier`` after its previous pair, else a freshly loaded one."""
+    """The model this thread kept for ``identifier`` after its previous pair (the pair's memo is marked
+    :data:`~brainscore_core.pair_scope.KEPT_MODEL`), else a freshly loaded one."""
     key = (domain.entry_point_group, identifier)
     with _held_lock:
         held = _held.pop(threading.get_ident(), None)
     if held is not None and held[0] == key:
+        memo = pair_memo()
+        if memo is not None:
+            memo[KEPT_MODEL] = True
         return held[1]
     del held  # another model: released before the next is built
     return domain.load_model(identifier)

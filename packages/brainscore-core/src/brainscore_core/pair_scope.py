@@ -7,6 +7,12 @@ grid's tasks) run each pair inside :func:`pair_scope`; a step may remember an an
 with what it depends on, and the memory is dropped when the pair ends, so nothing remembered outlives a pair
 (a model changed between two pairs is always hashed again). Outside a pair, :func:`pair_memo` is None: nothing is
 remembered.
+
+One exception, owned by the grid: when the grid scores one model on several benchmarks in a row it keeps the model
+it loaded (by identifier, so no user code holds it) for the next pair, and marks that pair's memo with
+:data:`KEPT_MODEL`. Only then may a step reuse what it remembered about the model from the previous pair (model-tools'
+weights digest does, after checking every tensor's stamp and a sample of its values). A model object a user passes
+to ``score()`` is never marked: each of its pairs hashes it again.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
-__all__ = ["pair_memo", "pair_scope"]
+__all__ = ["KEPT_MODEL", "pair_memo", "pair_scope"]
+
+KEPT_MODEL = "model kept by the grid since its previous pair"
+"""Key of a pair memo: True when the pair's model is one the grid loaded and kept from the previous pair."""
 
 _MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("brainscore_pair_memo", default=None)
 

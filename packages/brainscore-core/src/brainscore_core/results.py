@@ -2,7 +2,8 @@
 
 Configuration, first match wins: the ``url`` argument; env ``BRAINSCORE_RESULTS_URL`` (any SQLAlchemy URL,
 e.g. ``postgresql+psycopg://user@host:5432/db``); the SQLite file ``$BRAINSCORE_HOME/results.sqlite``.
-SQLite runs in WAL mode with a busy timeout, so several processes can write at once without losing rows.
+SQLite runs in WAL mode with a busy timeout, so several processes can write at once without losing rows. A damaged
+SQLite file is refused when opened (``PRAGMA quick_check``: :mod:`brainscore_core._store_integrity`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from brainscore_core._store_integrity import refuse_if_damaged, salvaged_rows
 from brainscore_core.config import RESULTS_URL_ENV, brainscore_home, results_url
 from brainscore_core.display import display_url
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
@@ -103,6 +105,11 @@ class ResultStore:
     url : str or None, default=None
         SQLAlchemy URL. None means env ``BRAINSCORE_RESULTS_URL``, else the SQLite file
         ``$BRAINSCORE_HOME/results.sqlite``.
+    read_only : bool, default=False
+        Never create a store or its table (the report, listing, export).
+    salvage : bool, default=False
+        Read-only; a damaged SQLite file is read from a copy (``rows`` gives its readable rows, with a warning naming
+        the ids lost) instead of refused (``brainscore results export``).
 
     Notes
     -----
@@ -110,9 +117,11 @@ class ResultStore:
     updated; :meth:`rows` returns them oldest first.
     """
 
-    def __init__(self, url: str | None = None, *, read_only: bool = False):
+    def __init__(self, url: str | None = None, *, read_only: bool = False, salvage: bool = False):
         self.url = url or default_url()
-        self.read_only = read_only
+        self.read_only = read_only or salvage
+        self.salvage = salvage
+        self._damage: str | None = None
         self._engine: sa.Engine | None = None
 
     @property
@@ -120,12 +129,13 @@ class ResultStore:
         if self._engine is None:
             try:
                 engine = self._create_engine()
-                if self.read_only:
+                self._damage = refuse_if_damaged(self.url, salvage=self.salvage)  # salvage: rows() reads a copy
+                if self._damage is None and self.read_only:
                     if not sa.inspect(engine).has_table(scores_table.name):
                         engine.dispose()
                         raise ResultStoreNotFoundError(f"the results store {display_url(self.url)} has no scores "
                                                        "table: nothing has been stored there (check the URL)")
-                else:
+                elif self._damage is None:
                     self._create_table(engine)
             except ResultStoreError:
                 raise
@@ -305,12 +315,15 @@ class ResultStore:
             error_type, error_message, elapsed_s, model_digest, versions (JSON text). Missing and NaN numbers
             are None.
         """
-        query = _where(sa.select(scores_table).order_by(scores_table.c.id), model_identifier=model_identifier,
-                       benchmark_identifier=benchmark_identifier, benchmark_version=benchmark_version,
-                       status=status, ids=ids)
+        filters = {"model_identifier": model_identifier, "benchmark_identifier": benchmark_identifier,
+                   "benchmark_version": benchmark_version, "status": status, "ids": ids}
         try:
-            with self.engine.connect() as connection:
-                rows = [dict(row._mapping) for row in connection.execute(query)]
+            if self.engine is not None and self._damage is not None:  # salvage=True on a damaged file
+                rows = salvaged_rows(self.url, scores_table, lambda query: _where(query, **filters))
+            else:
+                with self.engine.connect() as connection:
+                    rows = [dict(row._mapping) for row in connection.execute(
+                        _where(sa.select(scores_table).order_by(scores_table.c.id), **filters))]
         except sa.exc.SQLAlchemyError as error:
             raise _store_error(self, "read", error) from error
         for row in rows:

@@ -12,6 +12,10 @@ functions, with the same signatures and the same local layout, on top of :func:`
   then renamed into place, under a lock beside it: a damaged or partial file is never used, two processes download
   once; a mismatch is refused (:class:`brainio.errors.Sha1MismatchError`), nothing is left;
 * a file already in place (and matching its ``sha1``) is used without any network;
+* the names come from plugin code, so each is held to brainio's path rule (:func:`brainio.paths.path_inside`): a
+  weight file must lie inside ``$BRAINSCORE_HOME/<folder_name>``, a folder's file inside its ``save_directory``;
+  anything else (``../results.sqlite``, an absolute name, a link out) is refused before any download
+  (:class:`brainio.errors.PathOutsideRootError`, naming the name and the folder);
 * without a network and without the file, one line names the file, its URL and the folder to put it in
   (:class:`brainio.errors.FileUnavailableError`).
 
@@ -26,7 +30,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from brainio.cache import fetch_to
+from brainio.errors import PathOutsideRootError
 from brainio.files import sha1_hash
+from brainio.paths import path_inside
 from brainscore_core.config import weight_folder
 
 __all__ = ["load_file", "load_file_from_s3", "load_folder_from_s3", "load_weight_file", "sha1_hash",
@@ -45,13 +51,15 @@ def _key(*parts: str) -> str:
 
 
 def _local_path(folder: str, relative_path: str) -> Path:
+    """``$BRAINSCORE_HOME/<folder>/<relative_path>``: the folder must lie inside the home and the file inside the
+    folder (:func:`brainio.paths.path_inside`; both names come from plugin code)."""
     from brainscore_core.config import brainscore_home
 
     home = brainscore_home()
-    path = (home / _key(folder, relative_path)).resolve()
-    if not path.is_relative_to(home.resolve()):
-        raise ValueError(f"weight file {relative_path!r} of folder {folder!r} would lie outside {home}")
-    return path
+    root = home / _key(folder)
+    if Path(os.path.normpath(root)) == home or not Path(os.path.normpath(root)).is_relative_to(home):
+        raise PathOutsideRootError(folder, home, "weight folder", "it does not name a folder inside it")
+    return path_inside(root, _key(relative_path), what=f"weight file (of folder {folder!r})")
 
 
 def load_file(bucket: str, relative_path: str, version_id: str | None, folder_name: str | None = None, *,
@@ -76,10 +84,16 @@ def load_file(bucket: str, relative_path: str, version_id: str | None, folder_na
     Returns
     -------
     pathlib.Path
+
+    Raises
+    ------
+    brainio.errors.PathOutsideRootError
+        ``relative_path`` leaves ``$BRAINSCORE_HOME/<folder_name>`` (``..``, a link out), or ``folder_name`` leaves
+        ``$BRAINSCORE_HOME`` or names the home itself; nothing is downloaded.
     """
     folder = weight_folder(folder_name)
-    return fetch_to(_store(bucket), _key(folder, relative_path), _local_path(folder, relative_path), sha1=sha1,
-                    version_id=version_id)
+    target = _local_path(folder, relative_path)  # refused before any store is contacted
+    return fetch_to(_store(bucket), _key(folder, relative_path), target, sha1=sha1, version_id=version_id)
 
 
 def load_weight_file(bucket: str, relative_path: str, version_id: str | None, sha1: str | None,
@@ -97,7 +111,17 @@ def load_file_from_s3(bucket: str, path: str, local_filepath: str | os.PathLike,
 def load_folder_from_s3(bucket: str, folder_path: str, filename_version_sha: Iterable[tuple[str, str | None, str]],
                         save_directory: str | os.PathLike) -> list[Path]:
     """Each ``(filename, version_id, sha1)`` of ``<folder_path>/`` in ``bucket`` at ``<save_directory>/<filename>``
-    (``brainscore_vision.model_helpers.download_weights``); returns the paths, in order."""
-    return [load_file_from_s3(bucket, _key(folder_path, filename), Path(save_directory) / filename, sha1=sha1,
-                              version_id=version_id)
-            for filename, version_id, sha1 in filename_version_sha]
+    (``brainscore_vision.model_helpers.download_weights``); returns the paths, in order.
+
+    Every file name must lie inside ``save_directory`` (:func:`brainio.paths.path_inside`); all are checked before
+    anything is downloaded.
+
+    Raises
+    ------
+    brainio.errors.PathOutsideRootError
+        A file name that is absolute or leaves ``save_directory`` (``..``, a link), naming it and the folder.
+    """
+    entries = list(filename_version_sha)
+    targets = [path_inside(save_directory, filename, what="file name") for filename, _, _ in entries]
+    return [load_file_from_s3(bucket, _key(folder_path, filename), target, sha1=sha1, version_id=version_id)
+            for (filename, version_id, sha1), target in zip(entries, targets)]

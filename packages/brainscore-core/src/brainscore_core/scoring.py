@@ -12,6 +12,7 @@ which ``brainscore results import FILE`` loads into any store later.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 import warnings
@@ -39,14 +40,20 @@ class UnstoredScoreWarning(UserWarning):
 
 
 def versions() -> dict[str, str]:
-    """Versions of the installed Brain-Score distributions (those that are installed)."""
-    found = {}
+    """Versions of the installed Brain-Score distributions (those that are installed); read once per process (every
+    stored row names them: a grid of many pairs would parse the distributions' metadata once per pair)."""
+    return dict(_installed_versions())
+
+
+@functools.cache
+def _installed_versions() -> tuple[tuple[str, str], ...]:
+    found = []
     for name in DISTRIBUTIONS:
         try:
-            found[name] = metadata.version(name)
+            found.append((name, metadata.version(name)))
         except metadata.PackageNotFoundError:
             continue
-    return found
+    return tuple(found)
 
 
 def model_layers(model: Any) -> tuple[dict[str, str], dict[str, dict[str, float]]]:

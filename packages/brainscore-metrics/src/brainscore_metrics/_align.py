@@ -80,6 +80,8 @@ def align_pair(source, target, *, stimulus_coord: str = "stimulus_id", time: boo
         return source_m, target_m
     check_same_ids(np.sort(source_m.stimulus_ids), target_m.stimulus_ids, stimulus_coord)
     ranks = sorted_positions(source_m.stimulus_ids)
+    if np.array_equal(ranks, np.arange(len(ranks))):  # the source is in sorted order already: no copy of the target
+        return source_m, target_m
     target_m = Matrix(target_m.values[ranks], target_m.stimulus_ids[ranks], target_m.order[ranks],
                       target_m.neuroid_coords, target_m.time_coords)
     return source_m, target_m

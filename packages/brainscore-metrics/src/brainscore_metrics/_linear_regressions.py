@@ -202,6 +202,35 @@ class RidgeCVRegression(RidgeRegression):
         self.cv_mse_ = state["cv_mse"]
         return state
 
+    def cross_correlate(self, X, Y, splits):
+        """Per-split, per-neuroid Pearson r of the test predictions, (n_splits, n_neuroids), without holding the
+        predictions of all neuroids: the dual form block by block over the neuroids
+        (:func:`~brainscore_metrics._ridgecv_columns.ridgecv_dual_correlations`; same numbers as
+        :meth:`cross_predict` then Pearson r). None when the source has no more features than training stimuli
+        (the primal form is small then), or for ``cv`` other than ``'loo'`` or ``alpha_per_target``. Fills
+        ``split_info_`` with each split's alpha."""
+        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
+        with self._plan(X, Y, flops=self._flops(X, Y, len(splits))) as plan:
+            return self.cross_correlate_in(plan, X, Y, splits)
+
+    def cross_correlate_in(self, plan, X, Y, splits):
+        """:meth:`cross_correlate` inside the caller's plan (this regression's precision)."""
+        from brainscore_metrics._ridgecv_columns import ridgecv_dual_correlations
+
+        if X.shape[1] <= max(len(train) for train, _ in splits):
+            return None
+        if self.cv != "loo" or self.alpha_per_target:  # K-fold and per-target alphas go through cross_predict
+            return None
+        plan = plan.with_precision(self.precision)
+        xp = plan.xp
+        splits = [(np.asarray(train), np.asarray(test)) for train, test in splits]
+        # the Gram matrix also when the source has fewer features than all stimuli (_shared keeps none then)
+        gram = centered_gram(plan, xp.as_source(xp.asarray(X)),
+                             mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
+        r, self.split_info_ = ridgecv_dual_correlations(plan, gram, xp.asarray(Y), splits, alphas=self.alphas)
+        self.xp_ = xp
+        return r
+
 
 class LinearRegression(_LinearFamily):
     """Least squares with intercept, scikit-learn ``LinearRegression()`` numbers.

@@ -79,6 +79,13 @@ class InternalConsistency(Ceiling):
     ----------
     repetition_coord : str, default='repetition'
         Presentation coordinate that numbers the repetitions (e.g. 'repetition_id').
+    split_coord : str or None, default=None
+        Brain-Score's name of ``repetition_coord`` (``load_ceiling('internal_consistency', split_coord=
+        'repetition_id')``, as its Cadena2017 benchmarks call it); when given, it is the repetition coordinate.
+    propagate_nan : bool, default=False
+        A neuroid whose half means hold a NaN (a stimulus without any trial in that half) gets NaN for that split and
+        leaves its median, as in Brain-Score, whose ceiling correlates the half means with ``scipy.stats.pearsonr``
+        (Cadena2017-mask's ceiling on trials with NaN). False: r over the stimuli present in both halves.
     n_splits : int, default=10
     random_state : int, default=1
     backend : str or None, default=None
@@ -100,8 +107,10 @@ class InternalConsistency(Ceiling):
     @renamed_keywords(bootstrap_seed="bootstrap_random_state")
     def __init__(self, repetition_coord: str = "repetition", *, n_splits: int = 10, random_state: int = 1,
                  backend=None, bootstrap: int | None = None, confidence: float = 0.95, bootstrap_random_state: int = 0,
-                 max_batch_bytes: int | None = None):
+                 max_batch_bytes: int | None = None, split_coord: str | None = None, propagate_nan: bool = False):
         self.repetition_coord = repetition_coord
+        self.split_coord = split_coord
+        self.propagate_nan = propagate_nan
         self.n_splits = n_splits
         self.random_state = random_state
         self.backend = backend
@@ -110,13 +119,20 @@ class InternalConsistency(Ceiling):
         self.bootstrap_random_state = bootstrap_random_state
         self.max_batch_bytes = max_batch_bytes
 
+    def _repetition_coord(self) -> str:
+        return self.repetition_coord if self.split_coord is None else self.split_coord
+
     def _consistency(self, rows: np.ndarray, slots: np.ndarray):
         """(n_splits, n_columns) corrected r for rows (n_presentations, n_columns) and slots
         (n_repetitions, n_stimuli)."""
         xp = resolve_backend(self.backend)
         halves = repetition_halves(slots.shape[0], self.n_splits, self.random_state)
         result = split_half_from_rows(xp, xp.asarray(rows), slots, halves, max_batch_bytes=self.max_batch_bytes,
-                                      keep_halves=bool(self.bootstrap))
+                                      keep_halves=bool(self.bootstrap) or self.propagate_nan)
+        if self.propagate_nan:
+            raw, (half_a, half_b) = result
+            raw[np.isnan(half_a).any(axis=1) | np.isnan(half_b).any(axis=1)] = np.nan
+            result = (raw, (half_a, half_b)) if self.bootstrap else raw
         return xp, result
 
     def _bootstrap(self, xp, half_a, half_b, reduce):
@@ -129,7 +145,7 @@ class InternalConsistency(Ceiling):
         return (*percentile_interval(samples, self.confidence), samples)
 
     def __call__(self, assembly) -> Score:
-        rows, slots, _ = repetition_rows(assembly, self.repetition_coord)
+        rows, slots, _ = repetition_rows(assembly, self._repetition_coord())
         xp, result = self._consistency(rows, slots)
         raw, halves = (result if self.bootstrap else (result, None))
         per_split = _median(raw, axis=1)
@@ -151,7 +167,7 @@ class InternalConsistencyTemporal(InternalConsistency):
 
     def __call__(self, assembly) -> Score:
         require_dims(assembly, ("time_bin",))
-        rows, slots, _ = repetition_rows(assembly, self.repetition_coord, time=True)
+        rows, slots, _ = repetition_rows(assembly, self._repetition_coord(), time=True)
         n_presentations, n_neuroids, n_bins = rows.shape
         xp, result = self._consistency(rows.reshape(n_presentations, n_neuroids * n_bins), slots)
         raw, halves = (result if self.bootstrap else (result, None))

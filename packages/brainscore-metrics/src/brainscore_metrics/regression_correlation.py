@@ -176,6 +176,7 @@ class CrossRegressedCorrelation(Metric):
         prepare_regression(regression, source_m)
         splitter = self._splitter()
         values, pairs = splitter.split_values(target)
+        pairs = splitter.preprocess(pairs, source)
         split_values = np.asarray(target[splitter.split_coord].values)[target_m.order]
         by_id = np.argsort(source_m.stimulus_ids, kind="stable")
         splits = [(_in_id_order(by_id, split_values, values[train]), _in_id_order(by_id, split_values, values[test]))
@@ -189,13 +190,18 @@ class CrossRegressedCorrelation(Metric):
                            n_stimuli=n if getattr(regression, "shares_one_gram", False) else None)
         # one plan for the call: this backend, the regression's precision, workers from the size of the fits
         with compute_plan(xp, flops=len(splits) * n * p * (min(n, p) + Y.shape[1])) as plan:
-            if callable(getattr(regression, "cross_predict_in", None)):
-                predictions = regression.cross_predict_in(plan, X, Y, splits)
-            else:  # an estimator of the user's (one BLAS thread, as every plan)
-                predictions = regression.cross_predict(X, Y, splits)
-            Yf = xp.asarray(Y, dtype=xp.float64)
-            targets = [xp.take(Yf, xp.index(test, Yf), 0) for _, test in splits]
-            raw = correlate_splits(xp, predictions, targets)
+            # a regression that correlates split by split without all predictions (RidgeCV's dual form: a wide target
+            # stays near the inputs' memory) does so when no bootstrap needs the predictions
+            stream = None if self.bootstrap else getattr(regression, "cross_correlate_in", None)
+            raw = stream(plan, X, Y, splits) if callable(stream) else None
+            if raw is None:
+                if callable(getattr(regression, "cross_predict_in", None)):
+                    predictions = regression.cross_predict_in(plan, X, Y, splits)
+                else:  # an estimator of the user's (one BLAS thread, as every plan)
+                    predictions = regression.cross_predict(X, Y, splits)
+                Yf = xp.asarray(Y, dtype=xp.float64)
+                targets = [xp.take(Yf, xp.index(test, Yf), 0) for _, test in splits]
+                raw = correlate_splits(xp, predictions, targets)
             per_split = _median_over_neuroids(raw)
             center, error = aggregate_splits(per_split)
             raw_coords = {"split": np.arange(len(splits)), **target_m.neuroid_coords}

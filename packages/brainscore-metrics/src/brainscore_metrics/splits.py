@@ -68,11 +68,16 @@ class StimulusSplitter:
         Seed handed to the scikit-learn splitter.
     kfold : bool, default=False
         Use (Stratified)KFold with shuffling instead of shuffle-split.
+    preprocess_indices : callable or None, default=None
+        Brain-Score's cross-validation hook: ``preprocess_indices(train, test, source) -> (train, test)`` changes
+        each split's index arrays (into the split values) before they are used; ``source`` is the source assembly
+        as the metric received it (e.g. Igustibagus2024 drops training images sharing a background with a test
+        image). Applied by :meth:`preprocess`.
     """
 
     def __init__(self, n_splits: int = 10, *, train_size=None, test_size=None, split_coord: str = "stimulus_id",
                  stratification_coord: str | None = "object_name", unique_split_values: bool = False,
-                 random_state: int = 1, kfold: bool = False):
+                 random_state: int = 1, kfold: bool = False, preprocess_indices=None):
         self.n_splits = n_splits
         self.train_size = train_size
         self.test_size = test_size
@@ -81,6 +86,15 @@ class StimulusSplitter:
         self.unique_split_values = unique_split_values
         self.random_state = random_state
         self.kfold = kfold
+        self.preprocess_indices = preprocess_indices
+
+    def preprocess(self, pairs, source) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``pairs`` (train, test index arrays of :meth:`split_values`) through ``preprocess_indices`` (unchanged
+        without it)."""
+        if self.preprocess_indices is None:
+            return pairs
+        return [tuple(np.asarray(indices) for indices in self.preprocess_indices(train, test, source))
+                for train, test in pairs]
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())

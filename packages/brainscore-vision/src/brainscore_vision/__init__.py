@@ -132,12 +132,19 @@ def score(model_identifier: str, benchmark_identifier: str, conda_active: bool =
 def score_many(models, benchmarks, client=None, **kwargs):
     """Score every model on every benchmark; a pandas DataFrame with one row per pair.
 
+    ``models`` and ``benchmarks`` are identifiers, shell-style globs (``'Geirhos2021*'``) or, for benchmarks, the
+    suites ``'shipped'``, ``'reachable'``, ``'leaderboard'``, ``'all'`` (a single string is one word); see
+    :mod:`brainscore_vision.selection`. A word that names nothing raises ``SelectionError`` with close matches.
+
     Runs in this process, or on a Dask cluster with ``client`` (``distributed.Client`` of a ``LocalCluster``,
     a scheduler address, or dask-jobqueue's ``SLURMCluster``). Stored pairs are skipped (``rescore=True``
     scores them again); failures are stored and the grid goes on. See :func:`brainscore_core.grid.score_many`.
     """
     from brainscore_core.grid import score_many as grid
+    from brainscore_vision.selection import select
 
+    models = select("model", [models] if isinstance(models, str) else models, domain)
+    benchmarks = select("benchmark", [benchmarks] if isinstance(benchmarks, str) else benchmarks, domain)
     return grid(models, benchmarks, client, domain=domain, **kwargs)
 
 

@@ -1,6 +1,7 @@
 """``brainscore score --dry-run``: the plan of a grid, without building a model or downloading anything.
 
-For every (model, benchmark) pair it says whether the store already holds a score of this benchmark version for the
+For every (model, benchmark) pair it says what data the benchmark needs (the marker of ``brainscore list benchmarks``),
+whether the store already holds a score of this benchmark version for the
 model identifier (the run skips it unless the model's content digest changed, which only building the model shows),
 and whether the model can run here: a model factory's ``availability()`` (model-tools' zoo has one; it imports no
 torch and reads the file system only) says ``ready`` or, e.g., ``needs weights`` with where they come from. Pairs
@@ -44,6 +45,7 @@ def dry_run(args: argparse.Namespace, store: Any, say: Any = print) -> int:
     """Print the plan of ``brainscore score`` (``args.models`` x ``args.benchmarks``); returns the exit status 0."""
     from brainscore_core.grid import plan_pairs
     from brainscore_core.memory_plan import format_bytes, memory_budget
+    from brainscore_vision.benchmark_data import data_marker
 
     pairs = plan_pairs(args.models, args.benchmarks)
     budget = memory_budget()
@@ -63,7 +65,8 @@ def dry_run(args: argparse.Namespace, store: Any, say: Any = print) -> int:
             plan = "stored: skipped unless the model's weights changed (--rescore scores it again)"
         else:
             plan = "score"
-        line = f"  {model_identifier} on {benchmark_identifier} (v{version if version is not None else '?'}): {plan}"
+        line = (f"  {model_identifier} on {benchmark_identifier} (v{version if version is not None else '?'}): {plan}"
+                f"; data {data_marker(benchmark_identifier)}")
         if state != "ready":
             not_ready += 1
             line += f"; model {state.upper()}: {hint}"

@@ -180,7 +180,7 @@ def _export(args: argparse.Namespace) -> int:
         chosen = export_format_of(args.file, args.format) if args.file != "-" else (args.format or "csv")
     except ValueError as error:
         raise CommandError(str(error), EXIT_USAGE) from error
-    store = ResultStore(args.results_url, read_only=True)
+    store = ResultStore(args.results_url, salvage=True)  # a damaged SQLite file: its readable rows, from a copy
     rows = store.rows(status=STATUSES[args.status], **_filters(args))
     if args.file == "-":
         text = rows_as_csv(rows) if chosen == "csv" else rows_as_json(rows)

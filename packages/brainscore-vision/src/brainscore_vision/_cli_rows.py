@@ -26,8 +26,9 @@ def normalization_of(score) -> str:
 
 #: printed under the table: every rule a built-in benchmark uses
 NORMALIZATION_NOTE = ("ceiled score = the 'rule' column: raw² / ceiling (neural predictivity, explained variance), "
-                      "raw / ceiling (RSA, error consistency), (raw / ceiling)² (Coggan2024 fMRI), none (ceiling 1); "
-                      "clipped to [0, 1] where the benchmark clips")
+                      "raw / ceiling (RSA, error consistency, accuracy distance and delta, confusion similarity), "
+                      "(raw / ceiling)² (Coggan2024 fMRI and behaviour), (raw - 1/3) / (ceiling - 1/3) (Hebart2023 "
+                      "odd-one-out), none (ceiling 1); clipped to [0, 1] where the benchmark clips")
 
 
 def score_table_row(model: str, benchmark: str, score, elapsed: float, layer_map=None) -> dict[str, Any]:

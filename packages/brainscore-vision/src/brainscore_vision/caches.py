@@ -20,8 +20,10 @@ file systems mounted ``relatime`` update access times at most daily); listing re
 updating their access times where the system allows (``O_NOATIME``). Deleting never leaves half an entry under its name: index files go before the
 activations file they point at (an index naming a missing file is a cache miss), a ceiling's JSON before its
 arrays, and a folder is renamed to a hidden name before it is removed. Deleting an activations file that another
-process has mapped is safe (its pages stay readable until unmapped). The activations layout is model-tools'
-(``model_tools.activations.cache``): ``entries/**/<key>.<run>.nc`` with its ``<key>.<run>.rows.json`` (the stimuli of
+process has mapped is safe (its pages stay readable until unmapped). Symbolic links in a cache are never
+followed, neither when listing nor when deleting: a link is an entry of its own (or part of one) and pruning
+removes the link itself, never what it points at, and never a path reached through a linked folder. The activations
+layout is model-tools' (``model_tools.activations.cache``): ``entries/**/<key>.<run>.nc`` with its ``<key>.<run>.rows.json`` (the stimuli of
 its rows), ``index/**/<key>.json`` records whose content names the ``entry`` and the ``model``, and
 ``rows/**/<content key>.json`` records listing the entries that hold one layer. A rows record belongs to the newest
 live entry it lists: pruning that entry removes it, and the other entries it listed are then found by their exact
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -41,7 +44,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from brainio.paths import linked_part, walk_files
 from brainscore_vision._paths import brainscore_home
+
+_logger = logging.getLogger(__name__)
 
 __all__ = ["KINDS", "PRUNED_BY_DEFAULT", "CacheEntry", "cache_entries", "delete_entries", "locations", "parse_age",
            "parse_size", "select_for_pruning"]
@@ -68,6 +74,8 @@ class CacheEntry:
         Seconds since the epoch.
     model : str or None
         The model identifier the entry belongs to, where the kind records one.
+    root : Path or None
+        The cache folder the paths lie in: deleting refuses a path reached through a symbolic link below it.
     """
 
     kind: str
@@ -75,6 +83,7 @@ class CacheEntry:
     size: int
     last_used: float
     model: str | None = None
+    root: Path | None = None
 
 
 def locations() -> dict[str, list[Path]]:
@@ -109,11 +118,12 @@ def _walk(path: Path) -> tuple[int, float]:
     return size, newest
 
 
-def _entry(kind: str, paths: Sequence[Path], model: str | None = None, *, used: Path | None = None) -> CacheEntry:
-    """An entry of ``paths``; its last use is that of ``used`` (default: the newest of all its files)."""
+def _entry(kind: str, paths: Sequence[Path], model: str | None = None, *, used: Path | None = None,
+           root: Path | None = None) -> CacheEntry:
+    """An entry of ``paths`` below ``root``; its last use is that of ``used`` (default: the newest of all its files)."""
     sizes = [_walk(path) for path in paths]
     last_used = _walk(used)[1] if used is not None else max((t for _, t in sizes), default=0.0)
-    return CacheEntry(kind, tuple(paths), sum(size for size, _ in sizes), last_used, model)
+    return CacheEntry(kind, tuple(paths), sum(size for size, _ in sizes), last_used, model, root)
 
 
 def _read_json(path: Path) -> object:
@@ -139,8 +149,10 @@ def _children(folder: Path, *, folders: bool) -> list[Path]:
 def _activation_entries(root: Path) -> list[CacheEntry]:
     indexes: dict[str, list[Path]] = {}
     models: dict[str, str] = {}
-    for index in sorted((root / "index").rglob("*.json")) if (root / "index").is_dir() else []:
+    for index in walk_files(root / "index", ".json"):
         try:
+            if index.is_symlink():
+                raise ValueError("a link")  # never read through: an orphan, pruned as the link itself
             content = _read_json(index).get("content", {})
             entry, model = str(content["entry"]), content.get("model")
         except (OSError, ValueError, KeyError, AttributeError, TypeError):
@@ -148,10 +160,12 @@ def _activation_entries(root: Path) -> list[CacheEntry]:
         indexes.setdefault(entry, []).append(index)
         if model and entry:
             models[entry] = str(model)
-    entries = sorted((root / "entries").rglob("*.nc")) if (root / "entries").is_dir() else []
+    entries = list(walk_files(root / "entries", ".nc"))
     live = {path.relative_to(root).as_posix() for path in entries}
-    for rows_index in sorted((root / "rows").rglob("*.json")) if (root / "rows").is_dir() else []:
+    for rows_index in walk_files(root / "rows", ".json"):
         try:
+            if rows_index.is_symlink():
+                raise ValueError("a link")
             listed = [str(item["entry"]) for item in _read_json(rows_index)["content"]["entries"]]
         except (OSError, ValueError, KeyError, AttributeError, TypeError):
             listed = []  # damaged: an orphan, pruned with the others
@@ -160,39 +174,60 @@ def _activation_entries(root: Path) -> list[CacheEntry]:
     found = []
     for path in entries:
         relative = path.relative_to(root).as_posix()
-        sidecar = [rows] if (rows := path.with_suffix(".rows.json")).is_file() else []
+        rows = path.with_suffix(".rows.json")
+        sidecar = [rows] if rows.is_file() or rows.is_symlink() else []
         found.append(_entry("activations", [*indexes.pop(relative, []), *sidecar, path], models.get(relative),
-                            used=path))
+                            used=path, root=root))
     for relative, orphans in indexes.items():  # index files whose entry is gone (or unreadable)
-        found.append(_entry("activations", orphans, models.get(relative)))
-    return found + _unfinished("activations", root / "entries")
+        found.append(_entry("activations", orphans, models.get(relative), root=root))
+    return found + _unfinished("activations", root / "entries", root)
 
 
-def _unfinished(kind: str, folder: Path) -> list[CacheEntry]:
+def _unfinished(kind: str, folder: Path, root: Path) -> list[CacheEntry]:
     """Temporary files left by runs killed while writing (older than :data:`UNFINISHED_AGE_S`)."""
-    if not folder.is_dir():
-        return []
     cutoff = time.time() - UNFINISHED_AGE_S
-    return [_entry(kind, [path]) for path in sorted(folder.rglob("*.tmp")) if path.stat().st_mtime < cutoff]
+    return [_entry(kind, [path], root=root) for path in walk_files(folder, ".tmp")
+            if path.lstat().st_mtime < cutoff]
 
 
 def _layer_selection_entries(root: Path) -> list[CacheEntry]:
     found = []
     for path in sorted(root.glob("*.json")) if root.is_dir() else []:
         try:
-            model = _read_json(path).get("content", {}).get("model")
+            model = None if path.is_symlink() else _read_json(path).get("content", {}).get("model")
         except (OSError, ValueError, AttributeError):
             model = None
-        found.append(_entry("layer_selection", [path], model))
+        found.append(_entry("layer_selection", [path], model, root=root))
     return found
 
 
 def _ceiling_entries(root: Path) -> list[CacheEntry]:
     found = []
-    for record in sorted(root.glob("*/*.json")) if root.is_dir() else []:
-        arrays = sorted(record.parent.glob(f"{record.stem}.*.nc"))
-        found.append(_entry("ceilings", [record, *arrays]))
+    for record in walk_files(root, ".json"):
+        if record.parent.parent != root:
+            continue  # the layout is <identifier>/<record>.json
+        arrays = sorted(path for path in walk_files(record.parent, ".nc")
+                        if path.parent == record.parent and path.name.startswith(f"{record.stem}."))
+        found.append(_entry("ceilings", [record, *arrays], root=root))
     return found
+
+
+#: kinds whose entries are files: a symbolic link found anywhere in their folders that no entry holds is an entry of
+#: its own, pruned as the link itself (the folder kinds, data and stimuli, remove links with their folders)
+_FILE_KINDS = ("activations", "layer_selection", "ceilings", "weights")
+
+
+def _stray_links(kind: str, root: Path, found: list[CacheEntry]) -> list[CacheEntry]:
+    """Entries of the symbolic links below ``root`` that no entry of ``found`` holds: never followed, and pruned
+    as links (a link planted in a cache must not make pruning delete what it points at)."""
+    held = {path for entry in found for path in entry.paths}
+    links = []
+    for folder, folders, files in os.walk(root, followlinks=False):
+        for name in sorted([*folders, *files]):
+            path = Path(folder) / name
+            if path.is_symlink() and path not in held:
+                links.append(_entry(kind, [path], root=root))
+    return links
 
 
 def cache_entries(kinds: Iterable[str] = KINDS) -> list[CacheEntry]:
@@ -204,15 +239,16 @@ def cache_entries(kinds: Iterable[str] = KINDS) -> list[CacheEntry]:
             raise ValueError(f"unknown cache kind {kind!r}; kinds: {', '.join(KINDS)}")
         for root in where[kind]:
             if kind == "activations":
-                found += _activation_entries(root)
+                entries = _activation_entries(root)
             elif kind == "layer_selection":
-                found += _layer_selection_entries(root)
+                entries = _layer_selection_entries(root)
             elif kind == "ceilings":
-                found += _ceiling_entries(root)
+                entries = _ceiling_entries(root)
             elif kind == "weights":
-                found += [_entry(kind, [path]) for path in _children(root, folders=False)]
+                entries = [_entry(kind, [path], root=root) for path in _children(root, folders=False)]
             else:  # data (a plugin's store, a fetched file's folder), stimuli (a placed stimulus set)
-                found += [_entry(kind, [path]) for path in _children(root, folders=True)]
+                entries = [_entry(kind, [path], root=root) for path in _children(root, folders=True)]
+            found += entries + (_stray_links(kind, root, entries) if kind in _FILE_KINDS else [])
     return found
 
 
@@ -243,7 +279,12 @@ def select_for_pruning(entries: Sequence[CacheEntry], *, models: Sequence[str] |
     return chosen
 
 
-def _remove(path: Path) -> None:
+def _remove(path: Path, root: Path | None) -> None:
+    """Remove a file, a folder (renamed to a hidden name first) or a link itself; a path reached through a linked
+    folder below ``root`` is left alone with a warning (:func:`brainio.paths.linked_part`)."""
+    if root is not None and (link := linked_part(root, path)) is not None:
+        _logger.warning("not deleting %s: it is reached through the symbolic link %s", path, link)
+        return
     if path.is_dir() and not path.is_symlink():
         hidden = path.with_name(f".{path.name}.deleting-{uuid.uuid4().hex[:8]}")
         try:
@@ -261,7 +302,7 @@ def delete_entries(entries: Iterable[CacheEntry]) -> int:
     freed = 0
     for entry in entries:
         for path in entry.paths:
-            _remove(path)
+            _remove(path, entry.root)
         freed += entry.size
     return freed
 

@@ -49,9 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "predictivity (explained variance), raw / ceiling for RSA and error consistency, "
                     "(raw / ceiling)² for Coggan2024 fMRI, none where the ceiling is 1.")
     score.add_argument("--model", action="append", required=True, dest="models", metavar="MODEL",
-                       help="model identifier (repeat for several)")
+                       help="model identifier or shell-style glob, e.g. 'resnet*' (repeat for several)")
     score.add_argument("--benchmark", action="append", required=True, dest="benchmarks", metavar="BENCHMARK",
-                       help="benchmark identifier (repeat for several)")
+                       help="benchmark identifier, shell-style glob ('Geirhos2021*', '*.IT-*') or suite: shipped, "
+                            "reachable, leaderboard, all (repeat for several)")
     score.add_argument("--results-url", default=None,
                        help="SQLAlchemy URL of the results store (default: $BRAINSCORE_RESULTS_URL or "
                             "SQLite at $BRAINSCORE_HOME/results.sqlite)")
@@ -145,9 +146,24 @@ def _translate(error: BaseException, what: str) -> CommandError:
 
 
 # -- commands ---------------------------------------------------------------------------------------
+def _select(args) -> None:
+    """Expand the globs and suites of ``--model`` / ``--benchmark`` into identifiers (:mod:`brainscore_vision.selection`);
+    a word that names nothing is one line with close matches, exit status 2."""
+    import brainscore_vision
+    from brainscore_vision.errors import SelectionError
+    from brainscore_vision.selection import select
+
+    if "leaderboard" in args.benchmarks:
+        print_line("reading the benchmarks' parents for the leaderboard suite (builds each benchmark, loads no data)")
+    domain = brainscore_vision.domain
+    try:
+        args.models, args.benchmarks = select("model", args.models, domain), select("benchmark", args.benchmarks, domain)
+    except SelectionError as error:
+        raise CommandError(str(error), EXIT_USAGE) from error
+
+
 def _score(args) -> int:
-    _check_identifiers("model", args.models)
-    _check_identifiers("benchmark", args.benchmarks)
+    _select(args)
     pairs = len(args.models) * len(args.benchmarks)
     shape = f"{pairs} pair(s): {len(args.models)} model(s) x {len(args.benchmarks)} benchmark(s)"
     if args.dry_run:  # the first line comes before the heavy imports (scoring, xarray, the store)
@@ -252,9 +268,9 @@ def _list(args) -> int:
 
 
 def _alias_of(registry, identifier: str) -> str | None:
-    """The identifier an alias stands for (a factory's ``alias_of``, e.g. ``vgg_16`` -> ``vgg16``), else None."""
-    target = getattr(registry[identifier], "alias_of", None)
-    return str(target) if target and registry.is_registered(str(target)) else None
+    from brainscore_vision.selection import alias_of
+
+    return alias_of(registry, identifier)
 
 
 def _aliases(registry, infos) -> dict[str, list[str]]:

@@ -16,8 +16,8 @@ __all__ = [
     "BenchmarkDataError", "CommandError", "CredentialsRequiredError", "DataIntegrityError", "DataRepairWarning",
     "DataSourceError", "GratingLayoutError", "LocalDataMissingError", "MalformedRowWarning", "MissingRawDataError",
     "ModelToolsMissingError", "NoSpatialLayoutError", "PackagingDriftWarning", "PublicDataUnavailableError",
-    "RawDataError", "ReportDirectoryError", "ReportFigureWarning", "ScreenError", "StimuliUnavailableError",
-    "StimulusTableError", "UnitSelectionError", "UnknownPropertyError", "VisionError",
+    "RawDataError", "ReportDirectoryError", "ReportFigureWarning", "ScreenError", "SelectionError",
+    "StimuliUnavailableError", "StimulusTableError", "UnitSelectionError", "UnknownPropertyError", "VisionError",
 ]
 
 EXIT_FAILED = 1
@@ -100,6 +100,11 @@ class NoSpatialLayoutError(UnitSelectionError):
 
 
 # -- command line and report ------------------------------------------------------------------------------------
+class SelectionError(VisionError, ValueError):
+    """A model or benchmark selection (identifier, shell-style glob or suite name) that names nothing registered here;
+    the message names the word and the closest identifiers, in one line."""
+
+
 class CommandError(VisionError, RuntimeError):
     """A one-line reason for the command line to stop, with the exit status to stop with."""
 

@@ -49,6 +49,11 @@ class Fill:
     main: str = ""
     wrap: str | None = None
     legacy: bool = False
+    #: for an example that ``needs`` Brain-Score's S3 data: the reader's next step, which loads it; offline (the S3
+    #: endpoint a closed local port) it must stop with one line naming the file, not "not registered"
+    data_step: str = ""
+    #: what else the README's table says about the example
+    note: str = ""
 
 
 FILLS: dict[str, Fill] = {
@@ -122,7 +127,7 @@ FILLS: dict[str, Fill] = {
                             "from brainscore_vision.benchmarks.majajhong2015.benchmark import load_assembly, BIBTEX\n",
                      needs=S3_MAJAJHONG),
     "neural-5": Fill(before="import numpy as np\nfrom brainscore_core.metrics import Score\nBIBTEX = ''\n",
-                     needs=S3_PRIVATE.format("Kar2019")),
+                     needs=S3_PRIVATE.format("Kar2019"), data_step="DicarloKar2019OST()\n"),
     "neural-6": Fill(before="from brainscore_vision import load_dataset, load_metric\nBIBTEX = ''\n",
                      needs="Brain-Score's S3 data: Papale2025_train / _test (public bucket, needs a network)"),
     "neural-7": Fill(
@@ -194,7 +199,7 @@ FILLS: dict[str, Fill] = {
               "assert abs(float(benchmark.ceiling) - 0.958) < 0.005  # Brain-Score's test.py: 0.958\n"),
     "neural-24": Fill(before="from brainscore_vision import load_dataset, load_metric, load_stimulus_set\n"
                              "from brainscore_vision.model_interface import BrainModel\nBIBTEX = ''\n",
-                      needs=S3_PRIVATE.format("Bracci2019")),
+                      needs=S3_PRIVATE.format("Bracci2019"), data_step="_Bracci2019RSA('anteriorVTC')\n"),
     "neural-25": Fill(before=READER, after="it, v4 = MyExperiment2024ITPLS(), MyExperiment2024V4PLS()\n"
                                            "assert (it.region, v4.region) == ('IT', 'V4')\n"
                                            "from brainscore_vision import load_model\n"
@@ -213,7 +218,9 @@ FILLS: dict[str, Fill] = {
                   r"\1\n\2**REST"),
                  (r"(parent='IT',)\s*\n(\s*)\.\.\.", r"\1\n\2version=2, ceiling_func=lambda: 0.79")]),
     "neural-27": Fill(until=r"^from \.benchmark import", needs=S3_PRIVATE.format("MajajHong2015.private, for DicarloMajajHong2015{V4,IT}PLS") +
-                            "; a plugin folder is found by its entry point (plugin-folder discovery is issue 28's)"),
+                            "; a plugin folder is found by its entry point (plugin-folder discovery is issue 28's)",
+                      data_step="from brainscore_vision.benchmarks.majajhong2015.benchmark import DicarloMajajHong2015ITPLS\n"
+                                "DicarloMajajHong2015ITPLS().ceiling\n"),
     "neural-28": Fill(before="from pathlib import Path\nfrom pytest import approx\n"
                             "from brainscore_vision.benchmark_helpers.test_helper import run_test\n",
                       needs=ALEXNET + " and Brain-Score's precomputed private features "
@@ -291,9 +298,15 @@ FILLS: dict[str, Fill] = {
                  # lost: each place_on_screen call's last argument
                  (r"(target_visual_degrees=candidate\.visual_degrees\(\),)\n",
                   r"\1 source_visual_degrees=self._visual_degrees)\n")],
-        after="from brainscore_vision import load_model\n"
-              "benchmark = AuthorYearI2n()\nscore = benchmark(load_model('randomnet'))\n"
-              "print(float(score), float(benchmark.ceiling))\n"),
+        # Brain-Score's own I2n stops on this small trial set (its ceiling asserts: a half without d' where the
+        # other has one); ours stops there too, in one line (brainscore-metrics test_behavior.py)
+        after="from brainscore_vision import load_model\nfrom brainscore_metrics.errors import BehaviorInputError\n"
+              "benchmark = AuthorYearI2n()\ntry:\n    benchmark(load_model('randomnet'))\n"
+              "except BehaviorInputError as error:\n    print('stops where Brain-Score stops:', error)\n"
+              "else:\n    raise AssertionError('the ceiling of this small trial set should stop as Brain-Score stops')\n",
+        note="on the reader's 1,200 trials the ceiling stops in one line (`BehaviorInputError`: a half without d' where "
+             "the other has one), where Brain-Score's own I2n stops (an assertion), instead of the NaN it scored before; "
+             "raw score and `skipna` ceiling equal Brain-Score's (brainscore-metrics `test_behavior.py`)"),
     "legacy-6": Fill(
         legacy=True, before=READER + "from brainscore.utils import LazyLoad\n",
         files={"authoryear2021.py": "legacy-5"},

@@ -58,7 +58,22 @@ def compose(example: Example, examples: dict[str, Example], *, with_after: bool 
     if fill.wrap:
         code = _wrapped(code, fill.wrap)
     after = fill.after if with_after and not fill.needs else ""
+    if with_after and fill.needs and fill.data_step:
+        after = _data_step(fill.data_step)
     return f"{fill.before}\n# ---- the tutorial's example ({example.identifier}, line {example.line})\n{code}\n{after}"
+
+
+def _data_step(step: str) -> str:
+    """The reader's step that loads Brain-Score's data, offline (S3 requests go to a closed local port): it must stop
+    with one line, a ``PublicDataUnavailableError`` (or ``CredentialsRequiredError``) naming the file; the test reads
+    the printed ``DATA STEP`` line."""
+    body = "".join(f"    {line}\n" for line in step.splitlines())
+    return ("import os\nos.environ['AWS_ENDPOINT_URL'] = 'http://127.0.0.1:9'\nos.environ['AWS_MAX_ATTEMPTS'] = '1'\n"
+            "from brainscore_vision.errors import PublicDataUnavailableError\n"
+            f"try:\n{body}except PublicDataUnavailableError as error:\n"
+            "    assert '\\n' not in str(error), str(error)\n"
+            "    print('DATA STEP:', type(error).__name__, str(error))\n"
+            "else:\n    raise AssertionError('the data step loaded data offline')\n")
 
 
 def run_example(example: Example, examples: dict[str, Example], folder: Path, env: dict[str, str],

@@ -92,8 +92,12 @@ def markdown_table(examples: dict) -> str:
     for identifier, example in examples.items():
         fill = FILLS[identifier]
         status = f"runs up to where it needs {fill.needs}" if fill.needs else "runs"
+        if fill.data_step:
+            status += "; the benchmark is registered, and the next step stops at its data in one line naming the file"
         if fill.legacy:
             status += " (with brainscore-legacy)"
+        if fill.note:
+            status += f"; {fill.note}"
         rows.append(f"| `{identifier}` | `{files[example.tutorial]}` line {example.line} | {WHAT[identifier]} | "
                     f"{status} |")
     return "\n".join(rows)

@@ -34,19 +34,17 @@ import json
 import logging
 import os
 import shutil
-import struct
 import tempfile
 import time
 import zipfile
-import zlib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from filelock import FileLock
 
 from .._home import cache_home
-from ..errors import ArchiveReadError, UnsafeArchiveError
-from ..files import apply_umask, atomic_path, sha1_hash
+from ..files import apply_umask, atomic_path, remove_path, sha1_hash
 from ..files import temporaries_of as _temporaries_of
+from .archives import ARCHIVE_ERRORS, naming_archive_errors, open_archive, open_member, safe_members
 
 __all__ = ["ARCHIVE_ERRORS", "RACY_WINDOW_NS", "damaged_files", "extract_zip", "manifest_path", "member_sha1s",
            "open_archive", "record_files", "sweep_stale_temporaries", "temporaries_of"]
@@ -75,32 +73,6 @@ def _lock(name: str, home: Path) -> FileLock:
     return FileLock(str(folder / f"{name}.lock"))
 
 
-def _safe_members(archive: zipfile.ZipFile, destination: Path) -> list[zipfile.ZipInfo]:
-    root = destination.resolve()
-    members = []
-    for info in archive.infolist():
-        name = info.filename.replace("\\", "/")
-        parts = PurePosixPath(name).parts
-        if name.startswith("/") or ".." in parts or (len(name) > 1 and name[1] == ":"):
-            raise UnsafeArchiveError(f"{archive.filename}: member {info.filename!r} leaves the extraction folder")
-        resolved = (root / name).resolve()
-        if resolved != root and root not in resolved.parents:
-            raise UnsafeArchiveError(f"{archive.filename}: member {info.filename!r} leaves the extraction folder")
-        if not info.is_dir():
-            members.append(info)
-    return members
-
-
-def _open_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo):
-    """``archive.open(info)``; a member header that points outside the file (``OSError`` EINVAL) or is damaged raises
-    :class:`ArchiveReadError` naming the archive and the member."""
-    try:
-        return archive.open(info)
-    except (*ARCHIVE_ERRORS, OSError) as error:
-        raise ArchiveReadError(f"{archive.filename}: member {info.filename!r} cannot be read: {type(error).__name__}: "
-                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
-
-
 def _stamp(path: Path) -> dict[str, int]:
     status = path.stat()
     return {"size": status.st_size, "mtime_ns": status.st_mtime_ns, "ctime_ns": status.st_ctime_ns}
@@ -109,7 +81,7 @@ def _stamp(path: Path) -> dict[str, int]:
 def _extract_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> str:
     """Write one member to ``target`` atomically; returns the SHA-1 of its bytes."""
     digest = hashlib.sha1()
-    with atomic_path(target) as temp, _open_member(archive, info) as source, open(temp, "wb") as sink:
+    with atomic_path(target) as temp, open_member(archive, info) as source, open(temp, "wb") as sink:
         for chunk in iter(lambda: source.read(_CHUNK), b""):
             digest.update(chunk)
             sink.write(chunk)
@@ -230,7 +202,7 @@ def _members_from_archive(archive: zipfile.ZipFile, members: list[zipfile.ZipInf
     expected = {}
     for info in members:
         digest = hashlib.sha1()
-        with _open_member(archive, info) as source:
+        with open_member(archive, info) as source:
             for chunk in iter(lambda: source.read(_CHUNK), b""):
                 digest.update(chunk)
         expected[info.filename] = {"sha1": digest.hexdigest(), "size": info.file_size}
@@ -249,15 +221,15 @@ def _remove_leftovers(destination: Path) -> None:
     if destination.is_dir():
         leftovers += [path for path in destination.rglob(".*.part") if path.is_file()]
     for leftover in leftovers:
-        shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+        remove_path(leftover)  # a link is removed itself, never what it points at
 
 
-def _repair(zip_path: Path, destination: Path, force: bool) -> None:
+def _repair(zip_path: Path, destination: Path, force: bool, limits: dict) -> None:
     manifest = _read_manifest(destination)
     if not force and _warm(zip_path, destination, manifest):
         return
     with open_archive(zip_path) as archive:
-        members = _safe_members(archive, destination)
+        members = safe_members(archive, destination, **limits)
         if manifest is not None and set(manifest[0]) == {info.filename for info in members}:
             expected, recorded_ns, recorded_archive = manifest
         else:
@@ -282,7 +254,7 @@ def _repair(zip_path: Path, destination: Path, force: bool) -> None:
 
 
 def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, home: str | os.PathLike | None = None,
-                *, refresh: bool = False) -> Path:
+                *, refresh: bool = False, max_bytes: float | None = None, max_ratio: float | None = None) -> Path:
     """Extract ``zip_path`` into ``destination`` once, and keep it intact on every later call.
 
     Parameters
@@ -296,6 +268,11 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
     refresh : bool, default=False
         Hash every extracted file instead of trusting the recorded (size, mtime, ctime) stamps. Damaged or
         missing files are re-extracted one by one; the folder is never deleted.
+    max_bytes : float, optional
+        Most bytes the archive may expand to, default=None meaning ``$BRAINIO_ARCHIVE_MAX_GB`` (64 GiB).
+    max_ratio : float, optional
+        Most the archive (or a member of 1 MiB or more) may expand relative to its compressed size, default=None
+        meaning ``$BRAINIO_ARCHIVE_MAX_RATIO`` (100).
 
     Returns
     -------
@@ -304,22 +281,27 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
     Raises
     ------
     UnsafeArchiveError
-        A member would land outside ``destination`` (absolute path, ``..``); nothing is written.
+        A member would land outside ``destination`` (absolute path, ``..``), two members share a name, a member is a
+        symbolic link or lies under a file member; :class:`ArchiveLimitError` (a subclass): the archive would expand
+        beyond ``max_bytes`` or ``max_ratio``. Nothing is written.
+    PathOutsideRootError
+        A member would be written through a symbolic link planted in the extracted folder.
     ArchiveReadError
         The archive is damaged (names it); nothing is written.
     """
     zip_path, destination = Path(zip_path), Path(destination)
     home = Path(home) if home is not None else cache_home()
-    with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home), _naming_archive_errors(zip_path):
+    limits = {"max_bytes": max_bytes, "max_ratio": max_ratio}
+    with _lock(f"{zip_path.parent.name}-{destination.name}-extract", home), naming_archive_errors(zip_path):
         _remove_leftovers(destination)
         if destination.exists():
-            _repair(zip_path, destination, force=refresh)
+            _repair(zip_path, destination, force=refresh, limits=limits)
             return destination
         temp = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent))
         apply_umask(temp, directory=True)
         try:
             with open_archive(zip_path) as archive:
-                members = _safe_members(archive, temp)
+                members = safe_members(archive, temp, **limits)
                 sha1s = {}
                 for info in members:
                     (temp / info.filename).parent.mkdir(parents=True, exist_ok=True)
@@ -334,42 +316,19 @@ def extract_zip(zip_path: str | os.PathLike, destination: str | os.PathLike, hom
     return destination
 
 
-ARCHIVE_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, UnicodeDecodeError, struct.error)
-"""What :mod:`zipfile` raises on a damaged archive (besides ``OSError``, which a disk raises too)."""
-
-
-def open_archive(zip_path: str | os.PathLike) -> zipfile.ZipFile:
-    """``zipfile.ZipFile(zip_path)``, raising :class:`ArchiveReadError` naming the file when it is not a readable
-    archive (a damaged end record makes ``zipfile`` seek before the file's start: ``OSError`` EINVAL)."""
-    try:
-        return zipfile.ZipFile(zip_path)
-    except FileNotFoundError:
-        raise
-    except (*ARCHIVE_ERRORS, OSError) as error:
-        raise ArchiveReadError(f"{zip_path} cannot be read as a ZIP archive: {type(error).__name__}: "
-                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
-
-
-@contextlib.contextmanager
-def _naming_archive_errors(zip_path: Path):
-    """Turn the errors of reading a damaged ZIP into :class:`ArchiveReadError` naming it."""
-    try:
-        yield
-    except ARCHIVE_ERRORS as error:
-        raise ArchiveReadError(f"{zip_path} cannot be read as a ZIP archive: {type(error).__name__}: "
-                               f"{str(error).splitlines()[0] if str(error) else ''}") from error
-
-
 def sweep_stale_temporaries(home: str | os.PathLike, older_than_s: float = 3600.0) -> list[Path]:
     """Remove ``.*.part`` files and folders that killed runs left in the cache folders ``home/<sha1>/``.
 
     Only temporaries older than ``older_than_s`` (default one hour) are touched, and only while the locks of
-    the file or folder they were written for are free (nobody is writing it). Returns the removed paths.
+    the file or folder they were written for are free (nobody is writing it). A folder of ``home`` that is a
+    symbolic link is not entered, and a temporary that is a link is removed itself. Returns the removed paths.
     """
     home = Path(home)
     removed = []
     cutoff = time.time() - older_than_s
     for leftover in home.glob("*/.*.part"):
+        if leftover.parent.is_symlink():
+            continue  # a linked folder: what it holds lies outside the cache
         try:
             if leftover.lstat().st_mtime > cutoff:
                 continue
@@ -383,6 +342,6 @@ def sweep_stale_temporaries(home: str | os.PathLike, older_than_s: float = 3600.
                     stack.enter_context(lock.acquire(timeout=0))
             except TimeoutError:
                 continue
-            shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+            remove_path(leftover)
             removed.append(leftover)
     return removed

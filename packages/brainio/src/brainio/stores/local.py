@@ -6,8 +6,9 @@ import os
 import shutil
 from pathlib import Path
 
-from ..errors import StoreKeyError
+from ..errors import PathOutsideRootError, StoreKeyError
 from ..files import atomic_path, target_lock
+from ..paths import path_inside
 
 __all__ = ["LocalStore"]
 
@@ -29,10 +30,10 @@ class LocalStore:
         return f"LocalStore({str(self.directory)!r})"
 
     def _path(self, key: str) -> Path:
-        path = (self.directory / key).resolve()
-        if self.directory.resolve() not in path.parents:
-            raise StoreKeyError(f"key {key!r} leaves the store folder {self.directory}")
-        return path
+        try:
+            return path_inside(self.directory, key, what="store key")  # the one path rule
+        except PathOutsideRootError as error:
+            raise StoreKeyError(str(error)) from error
 
     def download(self, key: str, target: Path, version_id: str | None = None) -> None:
         """Copy the file ``key`` to ``target``."""

@@ -30,12 +30,32 @@ except ImportError as error:  # the s3 extra: say how to get it
     raise MissingExtraError(f"S3 stores need boto3, which is not installed: {S3_INSTALL}",
                             name=error.name or "boto3") from error
 
-__all__ = ["S3_INSTALL", "S3Store"]
+__all__ = ["S3_INSTALL", "S3Store", "credentials_found"]
 
 _CHUNK = 1 << 20
 _DENIED = {"AccessDenied", "403", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",
            "InvalidToken", "AllAccessDisabled"}
 _MISSING = {"NoSuchKey", "404", "NoSuchVersion", "NoSuchBucket", "InvalidArgument"}
+
+#: credential providers that ask a network service (instance or container metadata); skipped by credentials_found
+_NETWORK_PROVIDERS = ("container-role", "iam-role")
+
+
+def credentials_found() -> bool:
+    """Whether boto3's default credential chain finds credentials here (environment, shared files, profiles, SSO
+    caches) without asking a network service: the instance and container metadata providers are left out of the
+    look-up, so the answer is immediate off a cloud machine. A malformed profile counts as no credentials."""
+    import botocore.session
+
+    session = botocore.session.Session()
+    try:
+        resolver = session.get_component("credential_provider")
+        for name in _NETWORK_PROVIDERS:
+            if resolver.get_provider(name) is not None:
+                resolver.remove(name)
+        return resolver.load_credentials() is not None
+    except Exception:  # a malformed profile or config file: no usable credentials
+        return False
 
 
 class S3Store:

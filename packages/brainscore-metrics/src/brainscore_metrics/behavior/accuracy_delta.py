@@ -15,6 +15,11 @@ The half-samples follow Brain-Score's draw exactly: sample ``i`` is
 ``RandomState(i).choice(range(1, n_subjects), n_subjects // 2, replace=False)``, i.e. subject *values* drawn from
 1 .. n_subjects - 1 (Brain-Score numbers its subjects from 1; the last one is never in a half-sample). The
 comparison uses the subjects' values as they are, so subjects must be numbered as in Baker2022's data.
+
+The ceiling (:func:`split_half_ceiling`, Brain-Score's ``SplitHalvesConsistencyBaker`` of the Baker2022 benchmarks):
+100 splits of the subjects drawn from *one* ``RandomState(0)`` the same way (a half and the rest), the consistency
+``max(1 - |delta(half) - delta(rest)| / delta(rest), 0)`` of each, Spearman-Brown corrected (``2c / (1 + c)``);
+the median over splits.
 """
 
 from __future__ import annotations
@@ -28,10 +33,13 @@ from brainscore_metrics.behavior._common import trial_values
 from brainscore_metrics.errors import BehaviorInputError
 from brainscore_metrics.validation import require_coord
 
-__all__ = ["HUMAN_SPLITS", "BakerAccuracyDelta", "extract_subjects", "get_human_delta", "get_model_delta"]
+__all__ = ["CEILING_SPLITS", "HUMAN_SPLITS", "BakerAccuracyDelta", "extract_subjects", "get_human_delta",
+           "get_model_delta", "split_half_ceiling"]
 
 #: how many half-samples of the subjects the human delta is averaged over
 HUMAN_SPLITS = 100
+#: how many splits of the subjects the ceiling takes the median over
+CEILING_SPLITS = 100
 _WHOLE = "w"
 
 
@@ -60,6 +68,18 @@ def _subject_accuracies(correct: np.ndarray, subjects: np.ndarray, types: np.nda
     return hits / totals
 
 
+def _subject_deltas(target, image_types: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted subjects, each one's accuracy on whole images minus on ``image_types[1]``)."""
+    _check_image_types(image_types)
+    values = np.asarray(target.values).ravel()
+    subjects = require_coord(target, "subject", "target")
+    types = require_coord(target, "image_type", "target")
+    order = np.asarray(extract_subjects(target))
+    whole = _subject_accuracies(values, subjects, types, image_types[0], order)
+    other = _subject_accuracies(values, subjects, types, image_types[1], order)
+    return order, whole - other
+
+
 def get_human_delta(target, image_types: Sequence[str]) -> float:
     """Mean over the subjects of ``target`` of (accuracy on whole images - accuracy on ``image_types[1]``).
 
@@ -69,14 +89,45 @@ def get_human_delta(target, image_types: Sequence[str]) -> float:
         Correctness per trial, with coordinates ``subject`` and ``image_type`` on the trial dim.
     image_types : [``'w'``, other]
     """
-    _check_image_types(image_types)
-    values = np.asarray(target.values).ravel()
-    subjects = require_coord(target, "subject", "target")
-    types = require_coord(target, "image_type", "target")
-    order = np.asarray(extract_subjects(target))
-    whole = _subject_accuracies(values, subjects, types, image_types[0], order)
-    other = _subject_accuracies(values, subjects, types, image_types[1], order)
-    return float(np.mean(whole - other))
+    return float(np.mean(_subject_deltas(target, image_types)[1]))
+
+
+def _consistency(delta: float, reference: float) -> float:
+    return max(1 - abs(delta - reference) / reference, 0)
+
+
+def split_half_ceiling(target, image_types: Sequence[str], *, n_splits: int = CEILING_SPLITS,
+                       random_state: int = 0) -> Score:
+    """Median over ``n_splits`` splits of the subjects of the Spearman-Brown corrected consistency of the human
+    deltas of the two parts (Brain-Score's ``SplitHalvesConsistencyBaker``; see the module docstring).
+
+    Parameters
+    ----------
+    target : BehavioralAssembly of shape (n_trials,)
+        Correctness per trial with coordinates ``subject`` (numbered from 1, as Baker2022's) and ``image_type``.
+    image_types : [``'w'``, other]
+    n_splits : int, default=100
+    random_state : int, default=0
+        Seed of the one ``numpy.random.RandomState`` all splits are drawn from.
+
+    Returns
+    -------
+    Score (0-d) with attrs ``raw`` (the corrected consistencies, dim ``split``) and ``uncorrected_consistencies``.
+    """
+    subjects, deltas = _subject_deltas(target, image_types)
+    draw = np.random.RandomState(random_state)
+    uncorrected = []
+    for _ in range(n_splits):
+        half = draw.choice(range(1, len(subjects)), len(subjects) // 2, replace=False)
+        first = np.isin(subjects, half)
+        uncorrected.append(_consistency(float(np.mean(deltas[first])), float(np.mean(deltas[~first]))))
+    uncorrected = np.asarray(uncorrected, dtype=float)
+    corrected = 2 * uncorrected / (1 + uncorrected)
+    splits = np.arange(n_splits)
+    score = Score(float(np.median(corrected)))
+    score.attrs["raw"] = Score(corrected, coords={"split": splits}, dims=["split"])
+    score.attrs["uncorrected_consistencies"] = Score(uncorrected, coords={"split": splits}, dims=["split"])
+    return score
 
 
 def get_model_delta(source, image_types: Sequence[str]) -> float:
@@ -133,7 +184,7 @@ class BakerAccuracyDelta(Metric):
             half = np.random.RandomState(split).choice(range(1, n_subjects), n_subjects // 2, replace=False)
             half_target = target.isel({target["subject"].dims[0]: np.flatnonzero(np.isin(subjects, half))})
             human_delta = get_human_delta(half_target, self.image_types)
-            scores.append(max(1 - abs(human_delta - model_delta) / human_delta, 0))
+            scores.append(_consistency(model_delta, human_delta))
         score = Score(float(np.mean(scores)))
         score.attrs["error"] = float(np.std(scores))
         score.attrs["raw"] = scores
@@ -142,6 +193,4 @@ class BakerAccuracyDelta(Metric):
 
     def compute_ceiling(self, source, target, image_types: Sequence[str]) -> float:
         """``max(1 - |delta(source) - delta(target)| / delta(target), 0)`` for two halves of the human trials."""
-        half_1 = get_human_delta(source, image_types)
-        half_2 = get_human_delta(target, image_types)
-        return max(1 - abs(half_1 - half_2) / half_2, 0)
+        return _consistency(get_human_delta(source, image_types), get_human_delta(target, image_types))

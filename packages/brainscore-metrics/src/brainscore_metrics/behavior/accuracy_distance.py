@@ -9,7 +9,6 @@ averaged over conditions. Value = ``|mean over subjects|``, error = population s
 
 from __future__ import annotations
 
-import itertools
 import warnings
 
 import numpy as np
@@ -70,39 +69,26 @@ class AccuracyDistance(Metric):
         trials["correct"] = (trials["values"] == trials[self.truth_coord]).astype(float)
         return trials
 
-    def _distance(self, first, first_mask, second, second_mask, weights1, weights2, chance):
-        """Mean over conditions of the distance between ``first`` (source) and ``second`` (subject)."""
-        second_ids = second[self.comparison_coord][second_mask]
-        restrict = np.isin(second_ids, first[self.comparison_coord][first_mask]).all()
-        if restrict:
-            first_mask = first_mask & np.isin(first[self.comparison_coord], second_ids)
-        values = []
-        for condition in np.unique(second["condition"][second_mask]):
-            in1 = first_mask & (first["condition"] == condition)
-            in2 = second_mask & (second["condition"] == condition)
-            values.append(accuracy_distance(_weighted_mean(first["correct"], in1, weights1),
-                                            _weighted_mean(second["correct"], in2, weights2), chance))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return float(np.nanmean(values)) if values else float("nan")
-
     def __call__(self, source, target, variables: tuple | None = None, chance_level: float | None = None) -> Score:
         variables = tuple(self.variables if variables is None else variables)
         chance = self.chance_level if chance_level is None else chance_level
         first = self._trials(source, variables, "source", subject=False)
         second = self._trials(target, variables, "target", subject=True)
         _add_condition_codes(variables, first, second)
-        subjects = np.unique(second[self.subject_coord])
-        all_source = np.ones(len(first["values"]), dtype=bool)
-        ids = np.unique(np.concatenate([first[self.comparison_coord], second[self.comparison_coord]]))
-        index1 = np.searchsorted(ids, first[self.comparison_coord])
-        index2 = np.searchsorted(ids, second[self.comparison_coord])
+        subjects, subject_rows = np.unique(second[self.subject_coord], return_inverse=True)
+        ids, id_codes = np.unique(np.concatenate([first[self.comparison_coord], second[self.comparison_coord]]),
+                                  return_inverse=True)
+        conditions, condition_codes = np.unique(np.concatenate([first["condition"], second["condition"]]),
+                                                return_inverse=True)
+        split = len(first["values"])
+        shape = (len(conditions), len(ids))
+        source_table = _TrialTable.of(np.zeros(split, dtype=np.int64), condition_codes[:split], id_codes[:split],
+                                      first["correct"], (1, *shape))
+        subject_table = _TrialTable.of(subject_rows, condition_codes[split:], id_codes[split:], second["correct"],
+                                       (len(subjects), *shape))
 
-        def per_subject(counts=None):
-            weights1 = None if counts is None else counts[index1]
-            weights2 = None if counts is None else counts[index2]
-            return np.array([self._distance(first, all_source, second, second[self.subject_coord] == subject,
-                                            weights1, weights2, chance) for subject in subjects])
+        def per_subject(weights=None):
+            return _distances(source_table.weighted(weights), subject_table.weighted(weights), chance)[0]
 
         values = per_subject()
         score = Score(abs(float(np.mean(values))))
@@ -124,17 +110,66 @@ class AccuracyDistance(Metric):
         chance = self.chance_level if chance_level is None else chance_level
         trials = self._trials(assembly, variables, "assembly", subject=True)
         _add_condition_codes(variables, trials)
-        subjects = np.unique(trials[self.subject_coord])
-        pairs = list(itertools.combinations(subjects, 2))
-        values = np.array([self._distance(trials, trials[self.subject_coord] == left, trials,
-                                          trials[self.subject_coord] == right, None, None, chance)
-                           for left, right in pairs])
+        subjects, rows = np.unique(trials[self.subject_coord], return_inverse=True)
+        ids, id_codes = np.unique(trials[self.comparison_coord], return_inverse=True)
+        conditions, condition_codes = np.unique(trials["condition"], return_inverse=True)
+        table = _TrialTable.of(rows, condition_codes, id_codes, trials["correct"],
+                               (len(subjects), len(conditions), len(ids)))
+        left, right = np.triu_indices(len(subjects), k=1)  # itertools.combinations' order
+        values = _distances(table, table, chance)[left, right]
         score = Score(abs(float(np.mean(values))))
         score.attrs["error"] = float(np.std(values))
-        score.attrs["raw"] = Score(values, coords={"subject_left": ("subject_pair", [p[0] for p in pairs]),
-                                                   "subject_right": ("subject_pair", [p[1] for p in pairs])},
+        score.attrs["raw"] = Score(values, coords={"subject_left": ("subject_pair", subjects[left]),
+                                                   "subject_right": ("subject_pair", subjects[right])},
                                    dims=["subject_pair"])
         return score
+
+
+class _TrialTable:
+    """Correct answers (``sums``) and trials (``counts``) per row (source or subject), condition and stimulus id:
+    arrays of shape (rows, conditions, ids); ``seen`` (rows, ids): 1 where the row has a trial of the id (drawn by a
+    bootstrap or not)."""
+
+    def __init__(self, sums: np.ndarray, counts: np.ndarray, seen: np.ndarray | None = None):
+        self.sums, self.counts = sums, counts
+        self.seen = (counts.sum(1) > 0).astype(float) if seen is None else seen
+
+    @classmethod
+    def of(cls, rows, conditions, ids, correct, shape) -> _TrialTable:
+        flat = np.ravel_multi_index((rows, conditions, ids), shape)
+        size = int(np.prod(shape))
+        return cls(np.bincount(flat, weights=correct, minlength=size).reshape(shape),
+                   np.bincount(flat, minlength=size).astype(float).reshape(shape))
+
+    def weighted(self, weights: np.ndarray | None) -> _TrialTable:
+        """Each stimulus id's trials counted ``weights[id]`` times (bootstrap draws); None: as they are."""
+        return self if weights is None else _TrialTable(self.sums * weights, self.counts * weights, self.seen)
+
+
+def _distances(first: _TrialTable, second: _TrialTable, chance: float) -> np.ndarray:
+    """Accuracy distance of every row of ``first`` (as source) to every row of ``second``: shape (first rows,
+    second rows); NaN where no condition of the second row pairs.
+
+    For a pair, the source's trials are restricted to the stimulus ids the second row saw when the source saw all of
+    them; per condition the second row has trials in, the distance between the two accuracies; the mean over those
+    conditions (those the source lacks left out). Restricted sums are matrix products of the per-condition tables
+    with the second rows' seen ids, so no loop runs over pairs or trials.
+    """
+    restrict = ((1 - first.seen) @ second.seen.T) == 0  # (first, second): the first row saw every id the second saw
+    restricted_sums = np.einsum("fci,si->cfs", first.sums, second.seen)
+    restricted_counts = np.einsum("fci,si->cfs", first.counts, second.seen)
+    all_sums, all_counts = first.sums.sum(2).T[:, :, None], first.counts.sum(2).T[:, :, None]  # (c, first, 1)
+    sums = np.where(restrict[None], restricted_sums, all_sums)
+    counts = np.where(restrict[None], restricted_counts, all_counts)
+    second_counts = second.counts.sum(2).T  # (c, second)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        source_accuracy = sums / counts
+        subject_accuracy = second.sums.sum(2).T / second_counts
+    distances = accuracy_distance(source_accuracy, subject_accuracy[:, None, :], chance)
+    distances = np.where(second_counts[:, None, :] > 0, distances, np.nan)  # the second row's conditions only
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(distances, axis=0)
 
 
 def _add_condition_codes(variables: tuple, *trial_sets: dict) -> None:
@@ -146,10 +181,3 @@ def _add_condition_codes(variables: tuple, *trial_sets: dict) -> None:
         codes = codes * (inverse.max() + 1) + inverse
     for trials, part in zip(trial_sets, np.split(codes, np.cumsum(lengths)[:-1])):
         trials["condition"] = part
-
-
-def _weighted_mean(values: np.ndarray, mask: np.ndarray, weights: np.ndarray | None) -> float:
-    if weights is None:
-        return float(values[mask].mean()) if mask.any() else float("nan")
-    total = weights[mask].sum()
-    return float(weights[mask] @ values[mask] / total) if total > 0 else float("nan")

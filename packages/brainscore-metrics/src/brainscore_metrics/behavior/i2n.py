@@ -68,6 +68,19 @@ def dprime_matrix(p: np.ndarray, truth: np.ndarray, *, cap: float = 5.0, normali
     return dprime
 
 
+def _refuse_nan_where_compared(pairs, what: str) -> None:
+    """Brain-Score's correlation asserts that, without ``skipna``, the compared side holds no NaN where the human side
+    has a value (a small trial set leaves (image, choice) cells empty in one half); stop there too, in one line."""
+    for first, second in pairs:
+        compared = ~np.isnan(second)
+        missing = int(np.count_nonzero(np.isnan(first) & compared))
+        if missing:
+            raise BehaviorInputError(
+                f"I2n: {what} has no d' for {missing} of the {int(compared.sum())} (image, choice) cells it is "
+                "compared on (the trials do not offer every image with every distractor in both halves); Brain-Score's "
+                "code stops here too (an assertion in its correlate); pass skipna=True to compare the cells both have")
+
+
 def _pearson_masked(model: np.ndarray, human: np.ndarray, skipna: bool) -> float:
     mask = ~np.isnan(human)
     if skipna:
@@ -209,7 +222,9 @@ class I2n(Metric):
             yield indices[: n_trials // 2], indices[n_trials // 2:]
 
     # -------------------------------------------------------------------------------------- calls
-    def _score(self, pairs: list[tuple[np.ndarray, np.ndarray]], skipna: bool) -> Score:
+    def _score(self, pairs: list[tuple[np.ndarray, np.ndarray]], skipna: bool, what: str) -> Score:
+        if not skipna:
+            _refuse_nan_where_compared(pairs, what)
         values = np.array([_pearson_masked(first.ravel(), second.ravel(), skipna) for first, second in pairs])
         score = Score(float(np.mean(values)))
         score.attrs["error"] = float(np.std(values))
@@ -227,14 +242,15 @@ class I2n(Metric):
         human = self._human(target)
         model = self._model_matrix(source, human)
         halves = self._halves(len(human["image_index"]))
-        return self._score([(model, self._human_matrix(human, first)) for first, _ in halves], self.skipna)
+        return self._score([(model, self._human_matrix(human, first)) for first, _ in halves], self.skipna,
+                           "the model's d' (source)")
 
     def ceiling(self, assembly, skipna: bool = False) -> Score:
         """Split-half consistency of the human trials (same halves as ``__call__``)."""
         human = self._human(assembly)
         halves = self._halves(len(human["image_index"]))
         return self._score([(self._human_matrix(human, first), self._human_matrix(human, second))
-                            for first, second in halves], skipna)
+                            for first, second in halves], skipna, "the ceiling's first half of the human trials")
 
 
 class I1n(I2n):

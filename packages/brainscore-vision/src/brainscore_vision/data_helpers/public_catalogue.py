@@ -32,7 +32,7 @@ from brainscore_vision.errors import CredentialsRequiredError, PublicDataUnavail
 
 __all__ = ["ACCESS_LEVELS", "CredentialsRequiredError", "PublicDataUnavailableError", "catalogue", "catalogue_entry",
            "load_assembly_by_reference", "load_stimulus_set_by_reference", "read_catalogue",
-           "register_assemblies_by_reference", "register_stimulus_sets_by_reference"]
+           "register_assemblies_by_reference", "register_family_catalogue", "register_stimulus_sets_by_reference"]
 
 CATALOGUE_FILE = Path(__file__).with_name("public_catalogue.json")
 #: an entry's ``access``: read without credentials (evidenced), Brain-Score marks it private, or not measured
@@ -163,3 +163,29 @@ def register_assemblies_by_reference(registry: MutableMapping[str, Any], identif
         loader = stimulus_set_loader_of(identifier) if stimulus_set_loader_of else None
         registry[identifier] = functools.partial(load_assembly_by_reference, identifier,
                                                  entry if entries is not None else None, stimulus_set_loader=loader)
+
+
+def register_family_catalogue(path: str | Path, *, data_registry: MutableMapping[str, Any],
+                              stimulus_set_registry: MutableMapping[str, Any], load_stimulus_set,
+                              skip: Iterable[str] = ()) -> Catalogue:
+    """Register every entry of a family's catalogue file (:func:`read_catalogue`) by reference: its stimulus sets in
+    ``stimulus_set_registry``, its assemblies in ``data_registry``, each assembly with the stimulus set its entry
+    names (``stimulus_set``, loaded through ``load_stimulus_set`` when the assembly is). Identifiers in ``skip`` are
+    left for the plugin to register itself (e.g. with a step after loading). Returns the entries.
+
+    Called from a family's data plugin (``data/<family>/__init__.py``) with the ``catalogue.json`` beside it and
+    ``brainscore_vision``'s registries."""
+    entries = read_catalogue(path)
+    skip = set(skip)
+
+    def stimulus_set_loader_of(identifier: str):
+        name = entries[("assembly", identifier)].get("stimulus_set")
+        return functools.partial(load_stimulus_set, name) if name else None
+
+    register_stimulus_sets_by_reference(
+        stimulus_set_registry, [name for kind, name in entries if kind == "stimulus_set" and name not in skip],
+        entries=entries)
+    register_assemblies_by_reference(
+        data_registry, [name for kind, name in entries if kind == "assembly" and name not in skip],
+        stimulus_set_loader_of=stimulus_set_loader_of, entries=entries)
+    return entries

@@ -17,7 +17,11 @@ The rule, as on the Brain-Score leaderboard:
   ``sqrt(sum(error_i ** 2)) / n_used``, when every used child has a finite error, else ``None``;
 * a group name that is neither standard nor a known benchmark has no parent: it becomes a top-level
   column of its own and does not enter ``average_vision``. A benchmark without a parent is a top-level
-  column too.
+  column too;
+* ``engineering`` is such a top-level group, as on Brain-Score's leaderboard (its ``engineering_vision`` root, which
+  the global score leaves out): accuracies on ImageNet-style tasks, not brain data;
+* Brain-Score's names of the top groups, which some benchmarks declare as their parent (``behavior_vision`` for
+  Hebart2023-match), are read as ours (:data:`PARENT_ALIASES`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "PARENT_ALIASES",
     "STANDARD_PARENTS",
     "Aggregate",
     "Hierarchy",
@@ -43,6 +48,14 @@ STANDARD_PARENTS: dict[str, str] = {
     "neural": "average_vision",
     "behavior": "average_vision",
     "Hermann2020": "behavior",  # shape bias and shape match (Brain-Score's parent of the Hermann2020 benchmarks)
+    "ImageNet": "engineering",  # ImageNet-top1 (Brain-Score's leaderboard lists it under engineering)
+    # issue 38, part 1: the groups Brain-Score's behavioural families declare (one line each)
+    "Baker2022": "behavior",
+    "BMD2024": "behavior",
+    "Lonnqvist2024": "behavior",  # its engineering accuracy too: Brain-Score declares that parent for all four
+    "Maniquet2024": "behavior",
+    "Scialom2024": "behavior",
+    "Scialom2024-top1": "engineering",
     # Brain-Score's V1 property groups (Marques et al. 2021): the V1 score averages these
     "V1-orientation": "V1",
     "V1-spatial_frequency": "V1",
@@ -51,10 +64,20 @@ STANDARD_PARENTS: dict[str, str] = {
     "V1-surround_modulation": "V1",
     "V1-texture_modulation": "V1",
     "V1-response_magnitude": "V1",
+    # Li2026's dataset nodes: its ridgecv and rdm benchmarks hang off Li2026.<region>, one child of the region
+    # (Brain-Score's BenchmarkType rows, named in its benchmarks/li2026/benchmark.py)
+    "Li2026.V1": "V1",
+    "Li2026.V2": "V2",
+    "Li2026.V4": "V4",
+    "Li2026.IT": "IT",
 }
 
+#: Brain-Score's names of its leaderboard's top groups -> ours (a benchmark may declare either)
+PARENT_ALIASES: dict[str, str] = {"behavior_vision": "behavior", "neural_vision": "neural",
+                                  "engineering_vision": "engineering"}
+
 # Display order of well-known groups among siblings; everything else follows alphabetically.
-_KNOWN_ORDER = ["average_vision", "neural", "behavior", "V1", "V2", "V4", "IT"]
+_KNOWN_ORDER = ["average_vision", "neural", "behavior", "engineering", "V1", "V2", "V4", "IT"]
 
 
 @dataclass(frozen=True)
@@ -153,7 +176,7 @@ def build_hierarchy(benchmark_parents: Mapping[str, str | None]) -> Hierarchy:
     """
     parents: dict[str, str | None] = {}
     for benchmark, parent in benchmark_parents.items():
-        parents[benchmark] = parent or None
+        parents[benchmark] = PARENT_ALIASES.get(parent, parent) if parent else None
     # Walk up from every declared parent, adding standard groups above them.
     pending = [p for p in parents.values() if p is not None]
     while pending:

@@ -137,8 +137,9 @@ def _create_entry_file(path: Path, count: int, widths: Mapping[str, int], attrs:
 _ROWS_READ: dict[Path, tuple[tuple[int, int], dict[str, int]]] = {}
 
 
-def _rows_of(rows_file: Path, digests: Sequence[str]) -> np.ndarray | None:
-    """The row of each of ``digests`` in the entry of ``rows_file``, or None when one is missing (or the file is)."""
+def _rows_found(rows_file: Path, digests: Sequence[str]) -> np.ndarray | None:
+    """The row of each of ``digests`` in the entry of ``rows_file`` (-1 where the entry lacks it), or None when the
+    file cannot be read."""
     try:
         status = rows_file.stat()
     except OSError:
@@ -158,10 +159,13 @@ def _rows_of(rows_file: Path, digests: Sequence[str]) -> np.ndarray | None:
             _ROWS_READ.clear()
         _ROWS_READ[rows_file] = known
     positions = known[1]
-    rows = [positions.get(digest) for digest in digests]
-    if any(row is None for row in rows):
-        return None
-    return np.asarray(rows, dtype=np.int64)
+    return np.fromiter((positions.get(digest, -1) for digest in digests), dtype=np.int64, count=len(digests))
+
+
+def _rows_of(rows_file: Path, digests: Sequence[str]) -> np.ndarray | None:
+    """The row of each of ``digests`` in the entry of ``rows_file``, or None when one is missing (or the file is)."""
+    rows = _rows_found(rows_file, digests)
+    return None if rows is None or (rows < 0).any() else rows
 
 
 def _entry_layout(path: Path) -> tuple[int, tuple[int, int]] | None:

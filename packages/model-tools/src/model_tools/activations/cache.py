@@ -18,7 +18,8 @@ Layout under the root (default ``$BRAINSCORE_HOME/activations``):
 
 Nothing is ever half-written: an entry is filled in a temporary file in the same folder and renamed into place
 (``os.replace``), and the index files, each written the same way, only after that. A killed run leaves at most
-a ``*.tmp`` file; an index that names a missing or unreadable entry is a miss, never an error. Entries are
+a ``*.tmp`` file; an index that names a missing or unreadable entry is a miss, never an error, and so is one that names
+a file outside the cache (``../../x.nc``, an absolute path, a link out: brainio's path rule, warned). Entries are
 never overwritten (each run's file name is new), so a reader's memory map never sees a file change under it.
 No pickle anywhere.
 """
@@ -37,6 +38,8 @@ from typing import Any
 import numpy as np
 from filelock import FileLock
 
+from brainio.errors import PathOutsideRootError
+from brainio.paths import path_inside
 from brainio.records import read_record, write_record
 from model_tools.activations._entry_file import (  # noqa: F401  (re-exported: their former home)
     VARIABLE,
@@ -45,10 +48,13 @@ from model_tools.activations._entry_file import (  # noqa: F401  (re-exported: t
     RowContent,
     _create_entry_file,
     _entry_layout,
+    _rows_found,
     _rows_of,
 )
 
 _logger = logging.getLogger(__name__)
+#: rows of one cached layer: (where the layer lies, the entry's row per piece or None, the request positions or None)
+RowsPart = tuple[CachedLayer, np.ndarray | None, np.ndarray | None]
 _NOTICED: set[Path] = set()  # cache folders whose size was already noticed in this process
 
 
@@ -131,6 +137,15 @@ class ActivationsCache:
         folder = self.directory / "entries"
         return sorted(folder.rglob("*.nc")) if folder.is_dir() else []
 
+    def inside(self, name: object, what: str) -> Path | None:
+        """``directory / name`` when a record's ``name`` lies inside the cache (:func:`brainio.paths.path_inside`),
+        else None with a warning naming the name and the folder: a record is never trusted to point elsewhere."""
+        try:
+            return path_inside(self.directory, str(name), what=what)
+        except PathOutsideRootError as error:
+            _logger.warning("activations cache: %s; treated as a miss", error)
+            return None
+
     def lock(self, name: str, timeout: float = -1) -> FileLock:
         """A file lock serialising writers of ``name`` across processes."""
         folder = self.directory / "locks"
@@ -149,9 +164,11 @@ class ActivationsCache:
         for layer, key in keys.items():
             record = read_record(self.index_path(key), "activations index")  # damaged: a miss, warned
             try:
-                entry = self.directory / record["entry"]
+                entry = self.inside(record["entry"], f"activations index entry (of {self.index_path(key).name})")
                 start, stop = int(record["start"]), int(record["stop"])
             except (ValueError, KeyError, TypeError):
+                continue
+            if entry is None:
                 continue
             if entry not in layouts:
                 layouts[entry] = _entry_layout(entry)
@@ -198,47 +215,76 @@ class ActivationsCache:
         return values
 
     def locate_rows(self, content_keys: Mapping[str, str], digests: Sequence[str]
-                    ) -> dict[str, tuple[CachedLayer, np.ndarray]]:
-        """Layers among ``content_keys`` (layer -> content key) that an earlier entry holds for every stimulus of
-        ``digests`` (one content digest per requested row, duplicates allowed): ``{layer: (cached layer, rows)}``
-        with ``rows`` the entry's row of each requested stimulus, in request order. The newest entry that holds
-        them all wins; unreadable entries and rows files are skipped."""
-        found: dict[str, tuple[CachedLayer, np.ndarray]] = {}
+                    ) -> tuple[dict[str, list[RowsPart]], dict[str, np.ndarray]]:
+        """Where earlier entries hold the rows of ``digests`` (one content digest per requested row, duplicates
+        allowed), per layer of ``content_keys`` (layer -> content key): each requested row from the newest entry
+        that holds its stimulus, so the rows may come from several entries.
+
+        Returns ``(found, missing)``: ``found[layer]`` is a list of ``(cached layer, entry rows, request
+        positions)`` for a layer every requested row of which is held; ``missing[layer]`` is the boolean mask of
+        the requested rows no entry holds, for the other layers. Unreadable entries and rows files are skipped.
+        """
+        wanted = [str(digest) for digest in digests]
+        found: dict[str, list[RowsPart]] = {}
+        missing: dict[str, np.ndarray] = {}
         layouts: dict[Path, tuple[int, tuple[int, int]] | None] = {}
         for layer, content_key in content_keys.items():
             record = read_record(self.rows_index_path(content_key), "activations rows index") or {}
+            open_rows = np.ones(len(wanted), dtype=bool)
+            parts: list[RowsPart] = []
+            width = None
             for listed in reversed(record.get("entries", [])):
                 try:
-                    entry, rows_file = self.directory / listed["entry"], self.directory / listed["rows"]
+                    entry = self.inside(listed["entry"], "activations rows index entry")
+                    rows_file = self.inside(listed["rows"], "activations rows index rows file")
                     start, stop = int(listed["start"]), int(listed["stop"])
                 except (KeyError, TypeError, ValueError):
                     continue
-                rows = _rows_of(rows_file, digests)
+                if entry is None or rows_file is None:
+                    continue
+                rows = _rows_found(rows_file, wanted)
                 if rows is None:
+                    continue
+                take = open_rows & (rows >= 0)
+                if not take.any():
                     continue
                 if entry not in layouts:
                     layouts[entry] = _entry_layout(entry)
                 layout = layouts[entry]
-                if layout is None or not 0 <= start <= stop <= layout[1][1] or int(rows.max(initial=0)) >= layout[1][0]:
+                if (layout is None or not 0 <= start <= stop <= layout[1][1] or int(rows.max()) >= layout[1][0]
+                        or (width is not None and stop - start != width)):
                     continue
-                found[layer] = (CachedLayer(entry, layout[0], layout[1], start, stop), rows)
-                break
-        return found
+                width = stop - start
+                positions = np.flatnonzero(take)
+                parts.append((CachedLayer(entry, layout[0], layout[1], start, stop), rows[positions], positions))
+                open_rows &= ~take
+                if not open_rows.any():
+                    break
+            if open_rows.any():
+                missing[layer] = open_rows
+            else:
+                found[layer] = parts
+        return found, missing
 
-    def load_parts(self, parts: Sequence[tuple[CachedLayer, np.ndarray | None]], count: int) -> np.ndarray:
-        """Layers side by side in one new array of shape (count, sum of widths), float32: each part is a cached
-        layer with, for rows gathered from a larger entry, the entry's row of each presentation (None: the
-        entry's rows are the presentations)."""
-        values = np.empty((count, sum(layer.width for layer, _ in parts)), dtype=np.float32)
+    def load_parts(self, parts: Sequence[Sequence[RowsPart]], count: int) -> np.ndarray:
+        """Layers side by side in one new array of shape (count, sum of widths), float32: each layer is a list of
+        ``(cached layer, entry rows, request positions)`` pieces (``None`` rows: the entry's rows in order; ``None``
+        positions: every requested row)."""
+        widths = [pieces[0][0].width for pieces in parts]
+        values = np.empty((count, sum(widths)), dtype=np.float32)
         maps: dict[Path, np.memmap] = {}
         column = 0
-        for layer, rows in parts:
-            if layer.entry not in maps:
-                maps[layer.entry] = self.map_entry(layer)
-            source = maps[layer.entry]
-            values[:, column:column + layer.width] = (source[:, layer.start:layer.stop] if rows is None
-                                                      else source[rows, layer.start:layer.stop])
-            column += layer.width
+        for pieces, width in zip(parts, widths, strict=True):
+            for layer, rows, positions in pieces:
+                if layer.entry not in maps:
+                    maps[layer.entry] = self.map_entry(layer)
+                source = maps[layer.entry]
+                block = source[:, layer.start:layer.stop] if rows is None else source[rows, layer.start:layer.stop]
+                if positions is None:
+                    values[:, column:column + width] = block
+                else:
+                    values[positions, column:column + width] = block
+            column += width
         return values
 
     # -- writing --------------------------------------------------------------------------------------------
@@ -293,8 +339,9 @@ class ActivationsCache:
             with self.lock(f"rows-{content_key}"):
                 path = self.rows_index_path(content_key)
                 listed = (read_record(path, "activations rows index") or {}).get("entries", [])
-                listed = [item for item in listed if isinstance(item, dict)
-                          and (self.directory / str(item.get("entry", ""))).is_file()]  # deleted entries leave
+                listed = [item for item in listed if isinstance(item, dict) and item.get("entry")
+                          and (entry := self.inside(item["entry"], "activations rows index entry")) is not None
+                          and entry.is_file()]  # deleted (or planted) entries leave
                 listed.append({"entry": relative, "rows": rows_relative, "start": start, "stop": stop})
                 write_record(path, {"entries": listed})
 

@@ -202,8 +202,8 @@ class ActivationsExtractor:
             with cache.lock(base):
                 located = cache.locate(keys, len(stimuli))
                 missing = [layer for layer in layers if layer not in located]
-                if missing and content is not None:  # stimuli an earlier request showed: their rows are read
-                    shared = cache.locate_rows({layer: content.keys[layer] for layer in missing}, content.digests)
+                if missing and content is not None:  # stimuli earlier requests showed: their rows are read
+                    shared = self._shared_rows(cache, stimuli, missing, content)
                 computed = [layer for layer in missing if layer not in shared]
                 if computed:
                     self._run(stimuli, computed, cache=cache, base=base, keys=keys, content=content)
@@ -214,8 +214,23 @@ class ActivationsExtractor:
                           f"{cache.directory}")
         if not shared:
             return cache.load([located[layer] for layer in layers]), {layer: located[layer].width for layer in layers}
-        parts = [shared[layer] if layer in shared else (located[layer], None) for layer in layers]
-        return cache.load_parts(parts, len(stimuli)), {layer: part[0].width for layer, part in zip(layers, parts)}
+        parts = [shared[layer] if layer in shared else [(located[layer], None, None)] for layer in layers]
+        return cache.load_parts(parts, len(stimuli)), {layer: pieces[0][0].width for layer, pieces in
+                                                       zip(layers, parts, strict=True)}
+
+    def _shared_rows(self, cache: ActivationsCache, stimuli: Stimuli, layers: list[str], content: RowContent) -> dict:
+        """The rows of ``layers`` earlier entries hold (possibly from several entries); when they hold some of a
+        layer's stimuli but not all, only the others are computed first (one pass over each distinct missing
+        image, a new entry of their own), so an image's activations are computed once across sets that overlap."""
+        keys = {layer: content.keys[layer] for layer in layers}
+        shared, missing = cache.locate_rows(keys, content.digests)
+        partial = [layer for layer, mask in missing.items() if not mask.all()]
+        if partial:
+            need = np.any([missing[layer] for layer in partial], axis=0)
+            _, first = np.unique(np.asarray(content.digests)[need], return_index=True)
+            self.extract_values(stimuli.subset(np.flatnonzero(need)[np.sort(first)]), partial)
+            shared, _ = cache.locate_rows(keys, content.digests)
+        return shared
 
     def activations_key(self, stimuli: Any) -> str:
         """Digest of weights, preprocessing, reduction and stimulus content (layers are added per entry)."""

@@ -56,6 +56,17 @@ class Stimuli:
         return Stimuli(items, self.presentation, self.stimulus_set, _digest=self.digest(),
                        _item_digests=self.item_digests())
 
+    def subset(self, positions) -> Stimuli:
+        """The stimuli at ``positions`` (presentation indices, in that order), with their content digests."""
+        if self.is_tensor:
+            raise StimulusError("a subset of a stimulus tensor is taken by indexing the tensor")
+        positions = np.asarray(positions, dtype=np.int64)
+        digests = self.item_digests()
+        stimulus_set = self.stimulus_set.iloc[positions] if self.stimulus_set is not None else None
+        return Stimuli([self.items[i] for i in positions],
+                       {name: np.asarray(values)[positions] for name, values in self.presentation.items()},
+                       stimulus_set, _item_digests=[digests[i] for i in positions])
+
     def digest(self) -> str:
         """sha1 over the content of every stimulus in order (file bytes, pixels or tensor bytes).
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from model_tools.activations.packaging import dim_coords
 from model_tools.brain_transformation.imagenet import N_CLASSES, imagenet_synsets
-from model_tools.brain_transformation.label_indices import default_label_indices
+from model_tools.brain_transformation.label_indices import default_label_indices, label_key
 from model_tools.errors import MissingLabelsError
 
 #: Settings of the reference's probabilities readout (scikit-learn 1.9: l2 is the default penalty, spelled
@@ -99,7 +99,9 @@ class LabelMapping:
         label list: for each label, the mean softmax probability over its ImageNet indices (from
         ``label_indices``); argmax.
     label_indices : mapping of str -> sequence of int, default=None
-        ImageNet class indices of each label. None means the shipped 16-class table of Geirhos et al.
+        ImageNet class indices of each label. None means the shipped table: the 16 classes of Geirhos et al. and
+        the other labels of Brain-Score's behavioural benchmarks (Baker2022's animals, Scialom2024's objects, ...),
+        looked up lower-cased without spaces
         (:func:`~model_tools.brain_transformation.label_indices.default_label_indices`).
     imagenet_classes : sequence of str, default=None
         Name of each logit, in order, for ``labels='imagenet'``. None means the ILSVRC-2012 synset ids shipped
@@ -118,7 +120,12 @@ class LabelMapping:
         self.layer = layer
 
     def _indices(self) -> Mapping[str, Sequence[int]]:
-        return self.label_indices if self.label_indices is not None else default_label_indices()
+        """Indices per label as the labels are spelled: ``label_indices``, or the shipped table looked up by
+        :func:`~model_tools.brain_transformation.label_indices.label_key` (unknown labels left out)."""
+        if self.label_indices is not None:
+            return self.label_indices
+        table = default_label_indices()
+        return {label: table[label_key(label)] for label in self.labels if label_key(label) in table}
 
     def _check(self) -> None:
         if isinstance(self.labels, str):

@@ -11,6 +11,42 @@ from model_tools.errors import StimulusError
 __all__ = ["OddOneOut"]
 
 SIMILARITY_MEASURES = ("dot", "cosine")
+#: up to this many distinct stimuli the similarities come from their Gram matrix; beyond, per triplet in chunks
+GRAM_LIMIT = 4096
+#: triplets per chunk when the similarities are computed per triplet (bounds the rows gathered at once)
+TRIPLET_CHUNK = 8192
+
+
+def _factorize_sorted(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the sorted distinct ids, each id's index among them): ``np.unique(ids, return_inverse=True)`` by hashing, so a
+    million object ids (Hebart2023's 453,642 triplets) are not sorted one comparison at a time."""
+    index: dict = {}
+    codes = np.fromiter((index.setdefault(value, len(index)) for value in ids.tolist()), dtype=np.int64,
+                        count=len(ids))
+    distinct = np.empty(len(index), dtype=ids.dtype)
+    distinct[:] = list(index)
+    order = np.argsort(distinct, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return distinct[order], rank[codes]
+
+
+def _pair_similarities(values: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """``s(i, j)``, ``s(i, k)``, ``s(j, k)`` per trial (rows of ``trials``: indices into ``values``), shape
+    (n_trials, 3). Few distinct stimuli (Hebart2023: 1,854 for 453,642 triplets): read from their Gram matrix, so no
+    feature row is gathered per trial; many: per trial, a chunk of trials at a time (memory stays bounded)."""
+    if len(values) <= GRAM_LIMIT:
+        gram = values @ values.T
+        return np.stack([gram[trials[:, 0], trials[:, 1]], gram[trials[:, 0], trials[:, 2]],
+                         gram[trials[:, 1], trials[:, 2]]], axis=1)
+    out = np.empty((len(trials), 3))
+    for start in range(0, len(trials), TRIPLET_CHUNK):
+        chunk = trials[start:start + TRIPLET_CHUNK]
+        first, second, third = values[chunk[:, 0]], values[chunk[:, 1]], values[chunk[:, 2]]
+        out[start:start + len(chunk)] = np.stack([np.einsum("ij,ij->i", first, second),
+                                                  np.einsum("ij,ij->i", first, third),
+                                                  np.einsum("ij,ij->i", second, third)], axis=1)
+    return out
 
 
 class OddOneOut:
@@ -50,22 +86,20 @@ class OddOneOut:
         if len(ids) % 3:
             raise StimulusError(f"model {self.identifier!r}: odd_one_out needs triplets of stimuli, got {len(ids)} "
                                 "stimuli (not a multiple of 3)")
-        unique_ids, first_rows, rows = np.unique(ids, return_index=True, return_inverse=True)
+        unique_ids, rows = _factorize_sorted(ids)
+        first_rows = np.unique(rows, return_index=True)[1]
         stimuli = triplets.iloc[first_rows]  # each distinct stimulus once, sorted by stimulus_id
         features = self.activations_model(stimuli, layers=[self.layer]).transpose("presentation", "neuroid")
         order = {stimulus_id: row for row, stimulus_id in enumerate(features["stimulus_id"].values)}
         values = np.asarray(features.values, dtype=np.float64)[[order[i] for i in unique_ids]]
         if self.similarity_measure == "cosine":
             values = values / np.linalg.norm(values, axis=1, keepdims=True)
-        trials = rows.reshape(-1, 3)
-        first, second, third = values[trials[:, 0]], values[trials[:, 1]], values[trials[:, 2]]
-        similarities = np.stack([np.einsum("ij,ij->i", first, second), np.einsum("ij,ij->i", first, third),
-                                 np.einsum("ij,ij->i", second, third)], axis=1)
-        odd = 2 - similarities.argmax(axis=1)
+        odd = 2 - _pair_similarities(values, rows.reshape(-1, 3)).argmax(axis=1)
         triplet_ids = ids.reshape(-1, 3)
         choices = triplet_ids[np.arange(len(triplet_ids)), odd]
         from brainio.assemblies import BehavioralAssembly
 
-        labels = ["|".join(map(str, triplet)) for triplet in triplet_ids]
+        text = triplet_ids.astype(str)
+        labels = np.char.add(np.char.add(np.char.add(np.char.add(text[:, 0], "|"), text[:, 1]), "|"), text[:, 2])
         return BehavioralAssembly(choices[None, :].astype(object), coords={"stimulus_id": ("presentation", labels)},
                                   dims=["choice", "presentation"])

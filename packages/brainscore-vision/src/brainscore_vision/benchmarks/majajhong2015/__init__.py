@@ -1,8 +1,13 @@
 """Brain-Score's import path ``brainscore_vision.benchmarks.majajhong2015``: the public MajajHong2015 benchmarks
-(data from Brain-Score's public bucket). The private-data benchmarks (``DicarloMajajHong2015{V4,IT}PLS``) are not here.
-Nothing is registered here: the benchmarks register through the ``public_reference`` plugin's entry point.
+(data from Brain-Score's public bucket) and the private-data ones (``DicarloMajajHong2015{V4,IT}PLS``, Brain-Score
+credentials). Nothing is registered here: the benchmarks register through the ``public_reference`` and
+``private_core`` plugins' entry points.
 """
 
+from brainscore_vision.benchmarks.private_core.benchmark import (
+    DicarloMajajHong2015ITPLS,
+    DicarloMajajHong2015V4PLS,
+)
 from brainscore_vision.benchmarks.public_reference.benchmark import MAJAJHONG_BIBTEX as BIBTEX
 from brainscore_vision.benchmarks.public_reference.benchmark import (
     MajajHongITPublicBenchmark,
@@ -13,4 +18,4 @@ from brainscore_vision.benchmarks.public_reference.benchmark import load_majajho
 VISUAL_DEGREES = 8
 NUMBER_OF_TRIALS = 50
 
-__all__ = ["BIBTEX", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]
+__all__ = ["BIBTEX", "DicarloMajajHong2015ITPLS", "DicarloMajajHong2015V4PLS", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]

@@ -1,6 +1,10 @@
 """Brain-Score's import path ``brainscore_vision.benchmarks.majajhong2015.benchmark`` (see the package).
 """
 
+from brainscore_vision.benchmarks.private_core.benchmark import (
+    DicarloMajajHong2015ITPLS,
+    DicarloMajajHong2015V4PLS,
+)
 from brainscore_vision.benchmarks.public_reference.benchmark import MAJAJHONG_BIBTEX as BIBTEX
 from brainscore_vision.benchmarks.public_reference.benchmark import (
     MajajHongITPublicBenchmark,
@@ -11,4 +15,4 @@ from brainscore_vision.benchmarks.public_reference.benchmark import load_majajho
 VISUAL_DEGREES = 8
 NUMBER_OF_TRIALS = 50
 
-__all__ = ["BIBTEX", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]
+__all__ = ["BIBTEX", "DicarloMajajHong2015ITPLS", "DicarloMajajHong2015V4PLS", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]

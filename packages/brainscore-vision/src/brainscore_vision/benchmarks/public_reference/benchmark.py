@@ -153,17 +153,22 @@ def rajalingham_assembly(assembly=None):
 
 
 class Rajalingham2018PublicI2n(BenchmarkBase):
-    """``Rajalingham2018public-i2n`` (identifier ``Rajalingham2018-i2n``, as Brain-Score names it)."""
+    """``Rajalingham2018public-i2n`` (identifier ``Rajalingham2018-i2n``, as Brain-Score names it).
+
+    ``access='private'`` is Brain-Score's core benchmark ``Rajalingham2018-i2n`` on the private half of the trials
+    (``Rajalingham2018.private``), the same code with one difference Brain-Score makes: its ceiling does not skip NaN
+    (the public one is ``ceiling(..., skipna=True)``). The fitting images are ``objectome.public`` for both."""
 
     visual_degrees = 8
     number_of_trials = 2
 
-    def __init__(self):
+    def __init__(self, access: str = "public"):
         self._metric = load_metric("i2n")
-        self._assembly = LazyLoad(rajalingham_assembly)
+        self._assembly = LazyLoad(lambda: rajalingham_assembly(load_dataset(f"Rajalingham2018.{access}")))
         self._fitting_stimuli = LazyLoad(lambda: load_stimulus_set("objectome.public"))
+        skipna = access == "public"
         super().__init__(identifier="Rajalingham2018-i2n", version=2, parent="behavior", bibtex=RAJALINGHAM_BIBTEX,
-                         ceiling_func=lambda: self._metric.ceiling(self._assembly, skipna=True))
+                         ceiling_func=lambda: self._metric.ceiling(self._assembly, skipna=skipna))
 
     def __call__(self, candidate):
         from brainscore_metrics.behavior.i2n import ceil_per_repetition

@@ -8,7 +8,7 @@ from typing import Any
 
 from model_tools.brain_transformation.behavior import LabelMapping, softmax
 from model_tools.brain_transformation.behavior import ProbabilitiesMapping as _ProbabilitiesMapping
-from model_tools.brain_transformation.label_indices import default_label_indices
+from model_tools.brain_transformation.label_indices import default_label_indices, label_key
 from model_tools.brain_transformation.odd_one_out import OddOneOut as _OddOneOut
 from model_tools.errors import MissingLabelsError
 
@@ -72,13 +72,13 @@ class OddOneOut(_OddOneOut):
 
 
 class LabelToImagenetIndices:
-    """ImageNet indices of a label of the 16-class table (:func:`~model_tools.brain_transformation.label_indices.
-    default_label_indices`)."""
+    """ImageNet indices of a label of the shipped table (:func:`~model_tools.brain_transformation.label_indices.
+    default_label_indices`: the 16 classes and the other labels of Brain-Score's behavioural benchmarks)."""
 
     @classmethod
     def label_to_indices(cls, label: str) -> tuple[int, ...]:
         table = default_label_indices()
-        key = label.lower().replace(" ", "")
+        key = label_key(label)
         if key not in table:
             raise MissingLabelsError(f"label {label!r} has no ImageNet indices (known: {sorted(table)})")
         return table[key]

@@ -1,11 +1,15 @@
-"""Brain-Score's import path ``brainscore_vision.benchmarks.freemanziemba2013.benchmarks.benchmark``: its loader and
-constants (the private-data benchmarks are not here).
+"""Brain-Score's import path ``brainscore_vision.benchmarks.freemanziemba2013.benchmarks.benchmark``: its loader,
+constants and the private-data benchmarks (registered by the ``private_core`` plugin).
 """
 
+from brainscore_vision.benchmarks.private_core.benchmark import (
+    MovshonFreemanZiemba2013V1PLS,
+    MovshonFreemanZiemba2013V2PLS,
+)
 from brainscore_vision.benchmarks.public_reference.benchmark import FREEMANZIEMBA_BIBTEX as BIBTEX
 from brainscore_vision.benchmarks.public_reference.benchmark import load_freemanziemba2013 as load_assembly
 
 VISUAL_DEGREES = 4
 NUMBER_OF_TRIALS = 20
 
-__all__ = ["BIBTEX", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]
+__all__ = ["BIBTEX", "MovshonFreemanZiemba2013V1PLS", "MovshonFreemanZiemba2013V2PLS", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "load_assembly"]

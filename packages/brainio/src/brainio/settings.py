@@ -1,0 +1,23 @@
+"""brainio's settings: where its cache lives and the limits of archive extraction (read from the environment each
+time they are used; see the README's *Guarantees*).
+
+=============================  ==================================================  ==========
+variable                       meaning                                             default
+=============================  ==================================================  ==========
+``BRAINIO_HOME``               the verified file cache                             ``~/.brainio``
+``BRAINIO_ARCHIVE_MAX_GB``     most GiB one ZIP archive may expand to              64
+``BRAINIO_ARCHIVE_MAX_RATIO``  most an archive, or a member over 1 MiB, may        100
+                               expand relative to its compressed size
+=============================  ==================================================  ==========
+"""
+
+from ._home import (
+    DEFAULT_ARCHIVE_MAX_GB,
+    DEFAULT_ARCHIVE_MAX_RATIO,
+    archive_max_bytes,
+    archive_max_ratio,
+    cache_home,
+)
+
+__all__ = ["DEFAULT_ARCHIVE_MAX_GB", "DEFAULT_ARCHIVE_MAX_RATIO", "archive_max_bytes", "archive_max_ratio",
+           "cache_home"]

@@ -1,0 +1,12 @@
+"""Benchmark plugin: ``Bracci2019.anteriorVTC-rdm`` (Brain-Score's key; see :mod:`.benchmark`)."""
+
+from brainscore_vision import benchmark_registry
+
+
+def _anterior_vtc():
+    from brainscore_vision.benchmarks.bracci2019.benchmark import Bracci2019RSA
+
+    return Bracci2019RSA("anteriorVTC")
+
+
+benchmark_registry["Bracci2019.anteriorVTC-rdm"] = _anterior_vtc

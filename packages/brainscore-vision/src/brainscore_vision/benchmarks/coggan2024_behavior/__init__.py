@@ -1,0 +1,15 @@
+"""Benchmark plugin: ``tong.Coggan2024_behavior-ConditionWiseAccuracySimilarity`` (Brain-Score's identifier), on
+Brain-Score's files by reference."""
+
+from brainscore_vision import benchmark_registry
+
+
+def _build():
+    from brainscore_vision.benchmarks.coggan2024_behavior.benchmark import (
+        Coggan2024_behavior_ConditionWiseAccuracySimilarity,
+    )
+
+    return Coggan2024_behavior_ConditionWiseAccuracySimilarity()
+
+
+benchmark_registry["tong.Coggan2024_behavior-ConditionWiseAccuracySimilarity"] = _build
