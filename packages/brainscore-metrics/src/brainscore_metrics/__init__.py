@@ -9,11 +9,12 @@ from __future__ import annotations
 from importlib.metadata import version as _version
 
 from brainio.lazy import lazy_names
+from brainscore_metrics._frozen import frozen
 
 __version__ = _version("brainscore-metrics")
 
 # public name -> defining module
-_LAZY = {
+_LAZY = frozen({
     "StimulusSplitter": "brainscore_metrics.splits",
     "aggregate_splits": "brainscore_metrics.splits",
     "cross_validation_indices": "brainscore_metrics.splits",
@@ -55,7 +56,7 @@ _LAZY = {
     "check_metric": "brainscore_metrics.testing",
     # the array face (numpy or torch in, arrays or floats out)
     **dict.fromkeys(("ridge_predict", "ridgecv_predict", "dual_ridge_predict", "pearson_columns", "compute_rdm", "compare_rdms", "rsa", "linear_cka", "linear_cka_from_grams", "RDM_METHODS", "RDM_COMPARISONS"), "brainscore_metrics.arrays"),
-}
+})
 
 __all__ = ["__version__", *_LAZY]
 

@@ -9,10 +9,12 @@ class not listed takes a ``'neural'`` pair and no arguments.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+
+from brainscore_metrics._frozen import frozen
 
 __all__ = ["BATTERY_WAIVERS", "CEILING_KINDS", "CLASS_EXAMPLES", "EXAMPLE_KINDS", "IDENTIFIER_EXAMPLES", "KIND_DIMS", "KIND_PERMUTE",
            "example_inputs"]
@@ -270,28 +272,28 @@ def property_data(rng):
 
 
 #: kind -> builder of one call's inputs (``rng -> tuple``)
-EXAMPLE_KINDS: dict[str, Callable[[np.random.Generator], tuple]] = {
+EXAMPLE_KINDS: Mapping[str, Callable[[np.random.Generator], tuple]] = frozen({
     "neural": neural, "neural_split": neural_split, "neural_time": neural_time, "feature_maps": feature_maps,
     "labels": labels, "trials": trials, "probabilities": probabilities, "scalars": scalars, "threshold": threshold,
     "threshold_elevation": threshold_elevation, "properties": properties,
     "broken_configurations": broken_configurations, "factor_views": factor_views,
     "task_confusions": task_confusions, "solution_times": solution_times,
     "repetitions": repetitions, "repetitions_time": lambda rng: repetitions(rng, time=True),
-    "subject_rdms": subject_rdms, "property_data": property_data}
+    "subject_rdms": subject_rdms, "property_data": property_data})
 #: the kinds whose objects are ceilings (called on one assembly) rather than metrics (called on two)
 CEILING_KINDS = frozenset({"repetitions", "repetitions_time", "subject_rdms", "property_data"})
 #: the inputs (by name: 'source' is the first, 'target' the second) whose presentation order the battery shuffles,
 #: per kind; kinds not listed have no order that may be shuffled (fixed splits, paired samples, plain numbers)
-KIND_PERMUTE: dict[str, tuple[str, ...]] = dict.fromkeys(
+KIND_PERMUTE: Mapping[str, tuple[str, ...]] = frozen(dict.fromkeys(
     ("neural", "neural_time", "feature_maps", "labels", "trials", "probabilities", "broken_configurations",
-     "task_confusions", "solution_times"), ("source",))
+     "task_confusions", "solution_times"), ("source",)))
 #: the dims of the Score per kind (0-d when not listed)
-KIND_DIMS: dict[str, tuple[str, ...]] = {"neural_time": ("time_bin",), "repetitions_time": ("time_bin",)}
+KIND_DIMS: Mapping[str, tuple[str, ...]] = frozen({"neural_time": ("time_bin",), "repetitions_time": ("time_bin",)})
 
 #: metric class name -> how the battery builds and feeds it: ``kind`` (of :data:`EXAMPLE_KINDS`), the constructor
 #: keyword arguments ``params`` and, where the kind's default is wrong for the class, ``permute``; a class not
 #: listed takes a ``'neural'`` pair (``'repetitions'`` for a ceiling) and no arguments
-CLASS_EXAMPLES: dict[str, dict[str, Any]] = {
+CLASS_EXAMPLES: Mapping[str, Mapping[str, Any]] = frozen({
     "SplitRegressedCorrelation": {"kind": "neural_split"},
     "DualRidgeSplitCorrelation": {"kind": "neural_split"},
     "ReversePredictivitySplit": {"kind": "neural_split"},
@@ -318,25 +320,25 @@ CLASS_EXAMPLES: dict[str, dict[str, Any]] = {
     "InternalConsistencyTemporal": {"kind": "repetitions_time"},
     "RSACeiling": {"kind": "subject_rdms"},
     "PropertyCeiling": {"kind": "property_data", "params": {"similarity_metric": "surround_suppression_index"}},
-}
+})
 
 #: registered identifier -> its example where its class's is wrong for it (the class serves several regressions)
-IDENTIFIER_EXAMPLES: dict[str, dict[str, Any]] = {
+IDENTIFIER_EXAMPLES: Mapping[str, Mapping[str, Any]] = frozen({
     "mask_regression": {"kind": "feature_maps"},  # reads the source's feature-map layout
-}
+})
 
 #: registered metric identifier -> (the check it is let off, why): the ONE list of registered metrics that do not
 #: pass the whole battery. 'attrs': the Score carries no ``error`` / ``raw`` (Brain-Score's metric returns a bare
 #: value, and ours keeps its form). tests/test_common.py shows each entry still fails the check it is let off, so
 #: the list can only shrink.
-BATTERY_WAIVERS: dict[str, tuple[str, str]] = {
+BATTERY_WAIVERS: Mapping[str, tuple[str, str]] = frozen({
     "confusion_similarity": ("attrs", "one Pearson r over the confusion cells, no splits: Brain-Score's "
                                       "ConfusionSimilarity returns it without error or raw"),
     "tasks_consistency": ("attrs", "one Pearson r over the tasks, no splits: Brain-Score's TasksConsistency returns "
                                    "it without error or raw (the per-task accuracies are in attrs)"),
     "factor_dimensionality": ("attrs", "a share of dimensions, no splits: Brain-Score's Dimensionality returns it "
                                        "without error or raw (every factor's share is in attrs['dimensions'])"),
-}
+})
 
 
 def example_inputs(kind: str, random_state: int = 0) -> tuple:

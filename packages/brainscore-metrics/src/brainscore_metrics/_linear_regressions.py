@@ -13,6 +13,7 @@ from brainscore_metrics._array_regression import _ArrayRegression
 from brainscore_metrics._least_squares import RCOND, cross_predictions, least_squares_fit
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    FACTORISATION_ERRORS,
     MIXED_MIN_FEATURES_PER_STIMULUS,
     IllConditionedKernelError,
     centered_gram,
@@ -27,8 +28,6 @@ from brainscore_metrics.backend.plan import with_float64_retry
 
 __all__ = ["LinearRegression", "RidgeCVRegression", "RidgeRegression"]
 
-#: what a failed factorisation of a float32 kernel raises (torch's linalg errors are RuntimeErrors)
-_FACTORISATION_ERRORS = (IllConditionedKernelError, np.linalg.LinAlgError, RuntimeError)
 
 
 class _LinearFamily(_ArrayRegression):
@@ -122,7 +121,7 @@ class RidgeRegression(_LinearFamily):
         def attempt(attempt_plan):  # the shared Gram matrix was formed under ``plan``; the retry forms its own
             return ridge_fit(attempt_plan, X, Y, train, alpha=self.alpha, gram=gram if attempt_plan is plan else None)
 
-        return with_float64_retry(plan, X, attempt, retry_on=_FACTORISATION_ERRORS)
+        return with_float64_retry(plan, X, attempt, retry_on=FACTORISATION_ERRORS)
 
     def _shared(self, plan, X):
         if X.shape[1] <= X.shape[0]:

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from brainscore_metrics._frozen import frozen
 from brainscore_metrics.errors import InvalidParameterError
 
 __all__ = ["RDM_COMPARISONS", "compare_rdm_vectors", "rdm_vectors"]
 
 #: method -> the name it is computed under (rsatoolbox's spellings accepted)
-RDM_COMPARISONS = {"spearman": "spearman", "pearson": "pearson", "corr": "pearson", "cosine": "cosine",
-                   "corr_cov": "corr_cov", "cosine_cov": "cosine_cov", "tau_a": "tau_a", "tau-a": "tau_a"}
+RDM_COMPARISONS = frozen({"spearman": "spearman", "pearson": "pearson", "corr": "pearson", "cosine": "cosine",
+                   "corr_cov": "corr_cov", "cosine_cov": "cosine_cov", "tau_a": "tau_a", "tau-a": "tau_a"})
 
 
 def rdm_vectors(rdms, what: str = "rdms") -> np.ndarray:

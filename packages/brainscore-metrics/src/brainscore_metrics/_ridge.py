@@ -21,6 +21,7 @@ from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
     "ALPHA_LIST",
+    "FACTORISATION_ERRORS",
     "MIXED_MIN_FEATURES_PER_STIMULUS",
     "centered_gram",
     "IllConditionedKernelError",
@@ -31,6 +32,10 @@ __all__ = [
     "ridgecv_fit",
     "train_centered_kernel",
 ]
+
+#: what a failed factorisation of a float32 kernel raises (torch's linalg errors are RuntimeErrors): the errors on
+#: which ridge retries with float64 products (:func:`brainscore_metrics.backend.plan.with_float64_retry`)
+FACTORISATION_ERRORS = (IllConditionedKernelError, np.linalg.LinAlgError, RuntimeError)
 
 #: the reference's RidgeCV grid (99 values)
 ALPHA_LIST = tuple(float(a) for a in [

@@ -32,6 +32,7 @@ from brainscore_metrics._correlation import pearson_columns
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._ridge import (
     ALPHA_LIST,
+    FACTORISATION_ERRORS,
     MIXED_MIN_FEATURES_PER_STIMULUS,
     ridge_fit,
     ridgecv_fit,
@@ -39,7 +40,7 @@ from brainscore_metrics._ridge import (
 )
 from brainscore_metrics._scores import make_score, raw_score
 from brainscore_metrics.backend._numpy_sources import RowStack
-from brainscore_metrics.backend.plan import compute_plan
+from brainscore_metrics.backend.plan import compute_plan, with_float64_retry
 from brainscore_metrics.errors import UnknownRegressionError
 
 __all__ = ["DUAL_REGRESSIONS", "DualRidgeSplitCorrelation", "RowStack", "dual_ridge_predict", "stacked_gram"]
@@ -105,19 +106,25 @@ def dual_ridge_predict(plan, X_train, Y_train, X_test, *, regression: str = "dua
     n_train, n_features = X_train.shape
     if n_features > n_train:  # the dual form: one Gram matrix of train and test together
         n = n_train + X_test.shape[0]
-        # float64 products when few features per stimulus vary: float32 rounding of a near-singular kernel exceeds
-        # alpha there (issue 31's quantised input: 0.6 % of the predictions' scale on a fixed split)
-        gram = stacked_gram(plan, [X_train, X_test], mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
         train, test = np.arange(n_train), np.arange(n_train, n)
         Y = xp.concatenate([Y_train, xp.zeros((n - n_train, Y_train.shape[1]), like=Y_train)], axis=0)
-        shape = _Shape((n, n_features), gram)
-        if regression == "dual_ridge":
-            fitted = ridge_fit(plan, shape, Y, train, alpha=alpha, gram=gram)
-        else:
-            fitted = ridgecv_fit(plan, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
-                                 alpha_per_target=alpha_per_target)
-        kernel = train_centered_kernel(xp, gram, train, test)
-        return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
+
+        def attempt(attempt_plan):
+            # float64 products when few features per stimulus vary: float32 rounding of a near-singular kernel
+            # exceeds alpha there (issue 31's quantised input: 0.6 % of the predictions' scale on a fixed split)
+            gram = stacked_gram(attempt_plan, [X_train, X_test],
+                                mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
+            shape = _Shape((n, n_features), gram)
+            if regression == "dual_ridge":
+                fitted = ridge_fit(attempt_plan, shape, Y, train, alpha=alpha, gram=gram)
+            else:
+                fitted = ridgecv_fit(attempt_plan, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
+                                     alpha_per_target=alpha_per_target)
+            kernel = train_centered_kernel(xp, gram, train, test)
+            return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
+
+        # a float32 kernel that is not positive definite: the package's one retry, with float64 products
+        return with_float64_retry(plan, X_train, attempt, retry_on=FACTORISATION_ERRORS)
     # primal: scikit-learn's Ridge / RidgeCV on the training stimuli
     X_all = xp.concatenate([xp.asarray(X_train, dtype=xp.float64), xp.asarray(X_test, dtype=xp.float64)], axis=0)
     Y = xp.concatenate([Y_train, xp.zeros((X_test.shape[0], Y_train.shape[1]), like=Y_train)], axis=0)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from brainscore_core import hookimpl
+from brainscore_metrics._frozen import frozen
 
 __all__ = ["CEILINGS", "METRICS", "brainscore_ceilings", "brainscore_metrics", "make_factory"]
 
@@ -24,7 +25,7 @@ _REVERSE = f"{_PKG}.reverse_predictivity"
 _PC = f"{_PKG}.predictor_consistency"
 
 #: identifier -> (module, class name, default keyword arguments)
-METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
+METRICS: Mapping[str, tuple[str, str, Mapping[str, Any]]] = frozen({
     # regression-correlation, cross-validated
     "pls": (_RC, "CrossRegressedCorrelation", {"regression": "pls"}),
     "pls_cv": (_RC, "CrossRegressedCorrelation", {"regression": "pls"}),
@@ -82,16 +83,16 @@ METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "factor_dimensionality": (f"{_PKG}.dimensionality", "Dimensionality", {}),
     "confusion_similarity": (f"{_PKG}.behavior.confusion", "ConfusionSimilarity", {}),
     "tasks_consistency": (f"{_PKG}.behavior.confusion", "TasksConsistency", {}),
-}
+})
 
 #: ceiling identifier -> (module, class name, default keyword arguments)
-CEILINGS: dict[str, tuple[str, str, dict[str, Any]]] = {
+CEILINGS: Mapping[str, tuple[str, str, Mapping[str, Any]]] = frozen({
     "internal_consistency": (_IC, "InternalConsistency", {}),
     "internal_consistency_temporal": (_IC, "InternalConsistencyTemporal", {}),
     "rsa_ceiling": (f"{_PKG}.rsa_ceiling", "RSACeiling", {}),
     "property_ceiling": (f"{_PKG}.properties.ks_similarity", "PropertyCeiling", {}),
     "predictor_consistency": (_PC, "SplitHalfPredictorConsistency", {}),
-}
+})
 
 
 def _build(module: str, class_name: str, defaults: Mapping[str, Any], *args, **kwargs):

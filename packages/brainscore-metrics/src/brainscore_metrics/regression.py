@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_metrics._array_regression import _ArrayRegression
+from brainscore_metrics._frozen import frozen
 from brainscore_metrics._linear_regressions import LinearRegression, RidgeCVRegression, RidgeRegression
 from brainscore_metrics._neuron_to_neuron import best_source_units, best_source_units_splits
 from brainscore_metrics._pls_regression import PLSRegression
@@ -78,14 +79,14 @@ class NeuronToNeuron(_ArrayRegression):
 
 
 #: regression name -> class
-REGRESSIONS = {
+REGRESSIONS = frozen({
     "pls": PLSRegression,
     "ridge": RidgeRegression,
     "ridgecv": RidgeCVRegression,
     "linear": LinearRegression,
     "neuron_to_neuron": NeuronToNeuron,
     "mask": MaskRegression,
-}
+})
 
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from brainscore_core.metrics import Score
 from brainscore_metrics._align import align_pair
+from brainscore_metrics._frozen import frozen
 from brainscore_metrics._gram import check_precision, stimulus_gram
 from brainscore_metrics._pls_wide_target import pls_wide_target_correlations
 from brainscore_metrics._scores import make_score, raw_score
@@ -33,7 +34,7 @@ from brainscore_metrics.splits import aggregate_splits, indices_of_values
 __all__ = ["ReverseCrossRegressedCorrelation", "ReversePredictivity", "ReversePredictivitySplit",
            "ReverseTrainTestSplitCorrelation"]
 
-_PLS_DEFAULTS = {"n_components": 25, "max_iter": 500, "tol": 1e-6}
+_PLS_DEFAULTS = frozen({"n_components": 25, "max_iter": 500, "tol": 1e-6})
 
 
 def _median_per_split(raw: np.ndarray) -> np.ndarray:

@@ -9,16 +9,17 @@ import importlib
 from collections.abc import Iterator
 from types import ModuleType
 
+from brainscore_metrics._frozen import frozen
 from brainscore_metrics.errors import UnknownBackendError
 
 __all__ = ["AVAILABLE_BACKENDS", "get_backend", "resolve_backend", "use_backend"]
 
 #: backend name -> module
-AVAILABLE_BACKENDS = {
+AVAILABLE_BACKENDS = frozen({
     "numpy": "brainscore_metrics.backend.numpy",
     "torch": "brainscore_metrics.backend.torch",
     "torch_cuda": "brainscore_metrics.backend.torch_cuda",
-}
+})
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("brainscore_metrics_backend", default="numpy")
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from brainscore_metrics._frozen import frozen
+
 name = "torch"
 float64 = torch.float64
 float32 = torch.float32
 _DEVICE = "cpu"
 
-_NUMPY_TO_TORCH = {np.dtype(np.float64): torch.float64, np.dtype(np.float32): torch.float32}
+_NUMPY_TO_TORCH = frozen({np.dtype(np.float64): torch.float64, np.dtype(np.float32): torch.float32})
 
 
 def _dtype(dtype):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_core.metrics import Metric, Score
+from brainscore_metrics._frozen import frozen
 from brainscore_metrics.behavior._common import trial_values
 from brainscore_metrics.errors import BehaviorInputError
 from brainscore_metrics.validation import require_coord
@@ -25,15 +26,15 @@ from brainscore_metrics.validation import require_coord
 __all__ = ["ConfusionSimilarity", "TasksConsistency", "confusion_matrix", "off_diagonal", "task_condition"]
 
 #: words of a human task name -> the model presentations' ``manipulation``
-_MANIPULATIONS = {"clutter": "clutter", "control": "control", "occlusion": "occluder",
-                  "scrambling": "phasescrambling"}
+_MANIPULATIONS = frozen({"clutter": "clutter", "control": "control", "occlusion": "occluder",
+                          "scrambling": "phasescrambling"})
 #: the rest of a human task name -> the model presentations' ``manipulation_details``
-_DETAILS = {
+_DETAILS = frozen({
     "heavy": "heavy", "light": "light", "highpass": "highpass", "lowpass": "lowpass",
     **{f"{size}_{kind}_{level}": f"{size.replace('_', '')}-{level}"
        for size in ("few_large", "many_small") for kind in ("blobs", "deletion", "partial_viewing")
        for level in ("high", "low")},
-}
+})
 
 
 def task_condition(task: str) -> tuple[str | None, str]:
