@@ -33,3 +33,25 @@ def test_importing_the_package_loads_neither_sklearn_nor_torch():
             "print(sorted(m for m in ('sklearn', 'torch') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_readme_map_names_every_module():
+    # "Where things live" names each module of the package by its file, or by its folder for a subpackage listed as
+    # one (behavior/, properties/, backend/)
+    import re
+    from pathlib import Path
+
+    root = Path(brainscore_metrics.__file__).parent
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()  # the package folder's
+    start = readme.index("## Where things live")
+    table = readme[start:readme.index("\n## ", start + 1)]
+    missing = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        if relative == "__init__.py":
+            continue
+        folder = relative.rsplit("/", 1)[0] + "/" if "/" in relative else None
+        named = re.search(r"[`/ (]" + re.escape(relative if folder else path.name) + "`", table)
+        if not named and not (folder and f"`{folder}`" in table):
+            missing.append(relative)
+    assert missing == []
