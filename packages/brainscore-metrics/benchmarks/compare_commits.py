@@ -9,8 +9,9 @@ compared too (largest difference relative to the largest value).
 Cases: the speed figures of the README, our side only (the peers and Brain-Score are timed by ``bench_peers.py`` and
 ``compare_reference.py``): the peers table's ``large`` and ``real`` inputs through the array face, the MajajHong2015-scale
 metrics of ``bench_regression.py`` / ``bench_representational.py`` on assemblies (float64 ``mh``, float32 ``w32``),
-issue 31's hard inputs (``q8`` fast path, ``q8r`` fallback), the newest metrics' speed inputs, and small calls whose
-cost is mostly per-call overhead (``synth`` 640 x 300, ``act92``). Run::
+issue 31's hard inputs (``q8`` fast path, ``q8r`` fallback), the newest metrics' speed inputs, small calls whose
+cost is mostly per-call overhead (``synth`` 640 x 300, ``act92``), and Li2026's ridgecv column stream on 300 x 4,096 ->
+47,503 float32 (``li2026``, 2 splits). Run::
 
     python benchmarks/compare_commits.py prepare --commit 7a3ff3f --dir /tmp/before
     BRAINSCORE_RAW_DATA=/work/shared/data python benchmarks/compare_commits.py run --dir /tmp/before \\
@@ -107,8 +108,19 @@ def _small() -> dict:
     return {"source": source, "target": target, "act_source": act_source, "act_target": act_target}
 
 
+def _li2026() -> dict:
+    from bench_li2026_ridgecv import _assemblies, make_data
+
+    from brainio.assemblies import NeuroidAssembly
+
+    X, Y, ids = make_data(300, 4096, 47503)
+    source, target = _assemblies(NeuroidAssembly, X, Y, ids)
+    return {"source": source, "target": target}
+
+
 INPUTS = {"large": _large, "real": _real, "mh": lambda: _mh(np.float64), "w32": lambda: _mh(np.float32),
-          "q8": lambda: _hard(1.7), "q8r": lambda: _hard(2.0), "newest": _newest, "small": _small}
+          "q8": lambda: _hard(1.7), "q8r": lambda: _hard(2.0), "newest": _newest, "small": _small,
+          "li2026": _li2026}
 
 
 # ----------------------------------------------------------------------------------------------------- cases
@@ -184,8 +196,16 @@ def _small_cases(pkg: str, data: dict) -> dict:
     }
 
 
+def _li2026_cases(pkg: str, data: dict) -> dict:
+    kwargs = {"stratification_coord": None, "splits": 2}
+    return {"ridgecv_columns": lambda: float(_metric(pkg, "regression_correlation", "CrossRegressedCorrelation",
+                                                     "ridgecv", crossvalidation_kwargs=kwargs)(data["source"],
+                                                                                               data["target"]))}
+
+
 CASES = {"large": _array_cases, "real": _array_cases, "mh": _assembly_cases, "w32": _assembly_cases,
-         "q8": _hard_cases, "q8r": _hard_cases, "newest": _newest_cases, "small": _small_cases}
+         "q8": _hard_cases, "q8r": _hard_cases, "newest": _newest_cases, "small": _small_cases,
+         "li2026": _li2026_cases}
 
 
 # ---------------------------------------------------------------------------------------------------- timing
