@@ -86,6 +86,9 @@ def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool) -> n
             values = X[:, columns]
         else:
             values = np.take(X, columns, axis=1, out=gathered[:n * len(columns)].reshape(n, len(columns)))
+        if center == "none" and values.dtype == dtype:  # multiplied as it is: no copy
+            add_lower_products(plan, gram, values)
+            continue
         chunk = buffer[:n * values.shape[1]].reshape(n, values.shape[1])
         if center == "columns" and float32:
             means = np.mean(values, axis=0, dtype=np.float64)

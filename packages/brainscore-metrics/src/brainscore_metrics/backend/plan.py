@@ -31,8 +31,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from brainscore_metrics.backend._selection import resolve_backend
@@ -47,6 +49,9 @@ SMALL_PROBLEM_FLOPS = 2e9
 BLOCK_BYTES = 16 * 2 ** 20
 #: accepted ``precision`` values
 PRECISIONS = ("mixed", "float64")
+
+#: name prefix of the plans' worker threads (a map inside a worker runs there)
+_WORKER_PREFIX = "brainscore_metrics_plan_worker"
 
 _forced_threads: contextvars.ContextVar[int | None] = contextvars.ContextVar("brainscore_metrics_threads",
                                                                              default=None)
@@ -74,12 +79,16 @@ class ComputePlan:
         Worker threads for the tiled products of the numpy backend (values do not depend on it).
     block_bytes : int, default=BLOCK_BYTES
         Scratch per block of converted or centred values.
+    pool : concurrent.futures.Executor or None, default=None
+        The call's worker threads (:func:`compute_plan` starts them once per call and stops them at its end); None:
+        :meth:`map` starts its own for each map.
     """
 
     xp: ModuleType
     precision: str = "mixed"
     threads: int = 1
     block_bytes: int = BLOCK_BYTES
+    pool: Executor | None = field(default=None, compare=False, repr=False)
 
     def with_precision(self, precision: str) -> ComputePlan:
         """The same plan with another precision (e.g. the float64 retry of :func:`with_float64_retry`)."""
@@ -92,14 +101,15 @@ class ComputePlan:
     def map(self, function: Callable, items: Iterable) -> list:
         """``[function(item) for item in items]``, the calls spread over up to :attr:`threads` worker threads.
 
-        ``function`` must not depend on which worker runs it (each call one BLAS call on its own output tile).
+        ``function`` must not depend on which worker runs it (each call one BLAS call on its own output tile). A map
+        inside a worker (a tile that maps again) runs in that worker, one call after the other.
         """
         items = list(items)
-        if self.threads <= 1 or len(items) <= 1:
+        if self.threads <= 1 or len(items) <= 1 or threading.current_thread().name.startswith(_WORKER_PREFIX):
             return [function(item) for item in items]
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
+        if self.pool is not None:
+            return list(self.pool.map(function, items))
+        with ThreadPoolExecutor(max_workers=min(self.threads, len(items)), thread_name_prefix=_WORKER_PREFIX) as pool:
             return list(pool.map(function, items))
 
 
@@ -147,9 +157,12 @@ def compute_plan(backend=None, *arrays, precision: str = "mixed", flops: float =
     threads = _forced_threads.get()
     if threads is None:
         threads = 1 if flops < SMALL_PROBLEM_FLOPS else _available_cores()
-    plan = ComputePlan(xp=xp, precision=check_precision(precision), threads=threads)
-    with xp.single_threaded_blas():
-        yield plan
+    with contextlib.ExitStack() as stack:
+        # the workers start when a map first needs them (ThreadPoolExecutor's own rule) and serve every map of the call
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=threads, thread_name_prefix=_WORKER_PREFIX)) \
+            if threads > 1 else None
+        stack.enter_context(xp.single_threaded_blas())
+        yield ComputePlan(xp=xp, precision=check_precision(precision), threads=threads, pool=pool)
 
 
 def with_float64_retry(plan: ComputePlan, X, attempt: Callable[[ComputePlan], object], *,
