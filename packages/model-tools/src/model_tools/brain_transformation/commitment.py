@@ -109,9 +109,10 @@ class ModelCommitment(BrainModel):
 
     def feature_count(self, region: str) -> int | None:
         """Features a recording of ``region`` gives (``'behavior'``: the readout layer), from one forward pass of
-        a blank image; the widest candidate layer while layer selection has not chosen yet. None when the
-        activations model has no torch module to run. The grid's memory plan reads it (once per pair: the width is
-        remembered per network, layers and input size)."""
+        a blank image in eval mode (the network's weights and buffers are left as they were, its training flag
+        restored); the widest candidate layer while layer selection has not chosen yet. None when the activations
+        model has no torch module to run. The grid's memory plan reads it (once per pair: the width is remembered per
+        network, layers and input size)."""
         import numpy as np
         import torch
 
@@ -130,11 +131,20 @@ class ModelCommitment(BrainModel):
             return known[key]
         widths: dict[str, int] = {}
         modules = resolve_layers(network, layers, self.identifier)
-        device = next((parameter.device for parameter in network.parameters()), torch.device("cpu"))
-        blank = torch.zeros((1, 3, int(size), int(size)), device=device)
-        with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
-                layer, int(np.prod(out.shape[1:])))):
-            network(blank)
+        parameter = next((p for p in network.parameters() if p.is_floating_point()), None)
+        blank = torch.zeros((1, 3, int(size), int(size)), device=parameter.device if parameter is not None else "cpu",
+                            dtype=parameter.dtype if parameter is not None else torch.float32)
+        # in eval mode, as every extraction runs: a network built in training mode (Brain-Score's plugins rarely
+        # call .eval()) would otherwise fold the blank image into its BatchNorm running statistics, changing its
+        # weights (and so its scores and activation-cache key) before it is scored (issue 42)
+        was_training = network.training
+        network.eval()
+        try:
+            with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
+                    layer, int(np.prod(out.shape[1:])))):
+                network(blank)
+        finally:
+            network.train(was_training)
         known[key] = max(widths.values())
         return known[key]
 
