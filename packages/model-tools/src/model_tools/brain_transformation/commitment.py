@@ -94,6 +94,7 @@ class ModelCommitment(BrainModel):
         self.layer_scores: dict[str, dict[str, float]] = {}
         self._recording: tuple[str, list[tuple[int, int]]] | None = None
         self._behavior: Any = None
+        self._warm: tuple[list[str], set[str]] | None = None  # layer selection's one pass (see warm_with)
         # Brain-Score's commitment hands its field of view to the activations model (for microsaccades)
         set_degrees = getattr(getattr(activations_model, "_extractor", activations_model), "set_visual_degrees", None)
         if callable(set_degrees):
@@ -169,6 +170,28 @@ class ModelCommitment(BrainModel):
         return ModelCommitment(f"{self.identifier}-{layer}", self.activations_model, [layer],
                                region_layer_map={region: layer}, visual_degrees=self._visual_degrees)
 
+    def warm_with(self, layers: Sequence[str], warmed: set[str]) -> None:
+        """Before its first recording of a stimulus set, extract every one of ``layers`` for it in one pass into the
+        activations cache (once per stimulus set for all candidates sharing ``warmed``, a set of stimulus digests),
+        so that each candidate of layer selection reads its layer from the cache instead of running its own pass.
+        Nothing is warmed when the activations model has no content-keyed cache (a function model, the cache off):
+        one pass per candidate is then cheaper than two."""
+        self._warm = (list(layers), warmed)
+
+    def _warm_cache(self, stimuli: Any) -> None:
+        from model_tools.activations.cache import caching_enabled
+        from model_tools.activations.inputs import as_stimuli
+
+        layers, warmed = self._warm
+        extract = getattr(self.activations_model, "extract_values", None)
+        if len(layers) < 2 or not callable(extract) or not caching_enabled(getattr(self.activations_model, "cache",
+                                                                                      None)):
+            return
+        digest = as_stimuli(stimuli).digest()
+        if digest not in warmed:
+            extract(stimuli, layers)  # one pass, every candidate layer into one cache entry
+            warmed.add(digest)
+
     # -- recordings -------------------------------------------------------------------------------------
     def commit_region(self, region: str) -> str:
         """The layer for ``region``: the committed one, or one chosen now by layer selection."""
@@ -199,6 +222,8 @@ class ModelCommitment(BrainModel):
     def _record(self, stimuli: Any, trials: Mapping[str, Any]):
         region, bins = self._recording
         layer = self.layer_map[region]
+        if self._warm is not None:
+            self._warm_cache(stimuli)
         activations = self.activations_model(stimuli, layers=[layer], **trials).transpose("presentation", "neuroid")
         presentation = dim_coords(activations, "presentation")
         neuroid = dim_coords(activations, "neuroid")
