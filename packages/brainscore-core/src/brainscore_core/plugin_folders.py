@@ -185,6 +185,22 @@ class PluginFolders:
                         matches.append(FolderMatch(kind, identifier, module, folder))
         return matches
 
+    def registrations(self, kind: str) -> list[FolderMatch]:
+        """Every identifier the folders register as ``kind``, read from their ``__init__.py`` (nothing is imported),
+        in package-path order: what ``brainscore list`` shows of them."""
+        package = self.kind_package(kind)
+        if package is None:
+            return []
+        names, found = self.layout[kind][1], []
+        for root in map(Path, package.__path__):
+            for folder in sorted(root.iterdir()) if root.is_dir() else ():
+                if folder.name[0] in "._" or not folder.is_dir():
+                    continue
+                found += [FolderMatch(kind, identifier, f"{package.__name__}.{folder.name}", folder)
+                          for name, identifier in sorted(self._registered_in(folder / "__init__.py"))
+                          if name in names]
+        return found
+
     def locate(self, kind: str, identifier: str) -> FolderMatch | None:
         """The one folder to import for ``identifier``, or None.
 

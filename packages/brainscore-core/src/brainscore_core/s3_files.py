@@ -30,7 +30,7 @@ from brainio.files import sha1_hash
 from brainscore_core.config import weight_folder
 
 __all__ = ["load_file", "load_file_from_s3", "load_folder_from_s3", "load_weight_file", "sha1_hash",
-           "weight_folder"]
+           "weight_file_path", "weight_folder"]
 
 
 def _store(bucket: str):
@@ -101,3 +101,11 @@ def load_folder_from_s3(bucket: str, folder_path: str, filename_version_sha: Ite
     return [load_file_from_s3(bucket, _key(folder_path, filename), Path(save_directory) / filename, sha1=sha1,
                               version_id=version_id)
             for filename, version_id, sha1 in filename_version_sha]
+
+
+def weight_file_path(relative_path: str, folder_name: str | None = None) -> Path:
+    """Where :func:`load_weight_file` / :func:`load_file` put ``<folder_name>/<relative_path>`` on this machine
+    (``$BRAINSCORE_HOME/<folder_name>/<relative_path>``; ``folder_name`` None: ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else
+    ``models``), without fetching it. Raises ValueError for a name that would lie outside ``$BRAINSCORE_HOME``."""
+    folder = weight_folder(folder_name)
+    return _local_path(folder, relative_path)

@@ -119,12 +119,14 @@ def _one_line_warning(command: str):
 
 
 # -- identifiers and errors ---------------------------------------------------------------------------
-def _check_identifiers(kind: str, identifiers: Sequence[str]) -> None:
+def _check_identifiers(kind: str, identifiers: Sequence[str], *, known: Sequence[str] = ()) -> None:
+    """Each identifier registered (``known`` ones count without a lookup: a dry run lists plugin models without
+    importing them); else one line listing close matches."""
     import brainscore_vision
 
     registry = brainscore_vision.domain.registry(kind)
     for identifier in identifiers:
-        if identifier not in registry:
+        if identifier not in known and identifier not in registry:
             raise CommandError(str(registry.unknown(identifier)).strip("'\""), EXIT_USAGE)
 
 
@@ -145,7 +147,12 @@ def _translate(error: BaseException, what: str) -> CommandError:
 
 # -- commands ---------------------------------------------------------------------------------------
 def _score(args) -> int:
-    _check_identifiers("model", args.models)
+    if args.dry_run:  # plugin models are checked by their files: a dry run imports no plugin of theirs
+        from brainscore_vision._plugin_needs import model_plugins
+
+        _check_identifiers("model", args.models, known=[plugin.identifier for plugin in model_plugins()])
+    else:
+        _check_identifiers("model", args.models)
     _check_identifiers("benchmark", args.benchmarks)
     pairs = len(args.models) * len(args.benchmarks)
     shape = f"{pairs} pair(s): {len(args.models)} model(s) x {len(args.benchmarks)} benchmark(s)"
@@ -228,6 +235,8 @@ def _list(args) -> int:
     import brainscore_vision
 
     kind = LIST_KINDS[args.kind]
+    if kind == "model":
+        return _list_models()
     registry = brainscore_vision.domain.registry(kind)
     everything = brainscore_vision.list_plugins(kind)
     aliases = _aliases(registry, everything)
@@ -238,15 +247,36 @@ def _list(args) -> int:
     for info in infos:
         origin = info.distribution or info.module or "-"
         line = f"{names[info.identifier].ljust(width)}  {origin}"
-        availability = getattr(registry[info.identifier], "availability", None) if kind == "model" else None
-        if callable(availability):  # a model plugin may say whether it can run here, and how to make it
-            state, hint = availability()
-            line += f"  [{state}] {hint}"
         if kind == "benchmark":  # what it needs: shipped data, the public bucket, local files
             from brainscore_vision.benchmark_data import data_marker
 
             line += f"  {data_marker(info.identifier)}"
         print(line)
+    return 0
+
+
+def _list_models() -> int:
+    """Every model of the installed plugins and of the plugin folders, with what each needs here (its weights, the
+    packages its requirements.txt lists), told without importing third-party plugins (:mod:`._plugin_needs`)."""
+    import brainscore_vision
+    from brainscore_vision._plugin_needs import model_needs, model_plugins
+
+    registry = brainscore_vision.model_registry
+    plugins = model_plugins()
+    imported = {plugin.identifier for plugin in plugins if registry.is_registered(plugin.identifier)}
+    aliases = {}
+    for plugin in plugins:  # aliases of the zoo (alias_of), shown beside their model; the zoo is imported anyway
+        target = _alias_of(registry, plugin.identifier) if plugin.builtin or plugin.identifier in imported else None
+        if target:
+            aliases.setdefault(target, []).append(plugin.identifier)
+    shown = [plugin for plugin in plugins if not any(plugin.identifier in names for names in aliases.values())]
+    names = {p.identifier: p.identifier + (f" (alias {', '.join(aliases[p.identifier])})" if p.identifier in aliases
+                                           else "") for p in shown}
+    width = max((len(name) for name in names.values()), default=10)
+    for plugin in shown:
+        state, hint = model_needs(plugin)
+        line = f"{names[plugin.identifier].ljust(width)}  {plugin.origin}  [{state}]" + (f" {hint}" if hint else "")
+        print(line + (f" ({plugin.note})" if plugin.note else ""))
     return 0
 
 
