@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import textwrap
 import warnings
 from collections.abc import Sequence
 
@@ -62,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--rescore", action="store_true",
                        help="score pairs again although the store holds them (same model content and benchmark "
                             "version); by default they are skipped, so an interrupted grid resumes")
+    score.add_argument("-v", "--verbose", action="store_true",
+                       help="print a failing pair's whole traceback (the stored row keeps it too: its provenance)")
     score.add_argument("--dry-run", action="store_true",
                        help="print the pairs, which of them the store holds and which models need weights first, "
                             "then exit (builds no model, downloads nothing)")
@@ -163,6 +166,7 @@ def _score(args) -> int:
     import brainscore_vision
     from brainscore_core.grid import score_many
     from brainscore_core.grid_events import describe_event
+    from brainscore_core.result_rows import failure_traceback
     from brainscore_core.results import ResultStoreError
     from brainscore_core.scoring import open_store
     from brainscore_vision._cli_rows import format_table, table_row
@@ -185,10 +189,12 @@ def _score(args) -> int:
             row = table_row(result)
             rows.append(row)
             print_line(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled ({result['status']})")
-        if result["status"] == "failed":
+        if result["status"] == "failed":  # said once, as it comes; the summary below counts it
             problems.append(_translate_result(result))
-            print_line(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
-                       f"{result['error_message']}")
+            print_line(f"brainscore score: {problems[-1]}")
+            trace = failure_traceback(result.get("row") or {}) if args.verbose else None
+            if trace:
+                print_line(textwrap.indent(trace, "    "))
 
     def show_event(event: dict) -> None:  # what the workers report while a pair runs
         line = describe_event(event)
@@ -212,8 +218,8 @@ def _score(args) -> int:
     for path in unstored:
         print(f"brainscore score: the results store refused rows; they are in {path} (load them with: "
               f"brainscore results import {path})", file=sys.stderr)
-    for problem in problems:
-        print(f"brainscore score: {problem}", file=sys.stderr)
+    if problems and not args.verbose:
+        print("brainscore score: -v prints the traceback of each failed pair", file=sys.stderr)
     missing = [problem for problem in problems if problem.status == EXIT_MISSING_DATA]
     if missing:
         return EXIT_MISSING_DATA
