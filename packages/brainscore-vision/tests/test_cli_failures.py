@@ -68,3 +68,31 @@ def test_skipped_pairs_are_marked_in_the_table(tmp_path, capsys, kriegeskorte_ra
     assert main(["score", "--model", "pixels", "--benchmark", BENCHMARK, "--results-url", url]) == 0
     [line] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("pixels")]
     assert line.rstrip().endswith("skipped") and "0.0s" not in line
+
+
+def test_a_dry_run_leaves_no_sqlite_journal_files(tmp_path, capsys, kriegeskorte_raw):
+    # issue 42: --dry-run left results.sqlite-wal and results.sqlite-shm beside the store
+    url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    assert main(["score", "--model", "pixels", "--benchmark", BENCHMARK, "--results-url", url, "--dry-run"]) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["results.sqlite"]
+
+
+def test_report_says_what_it_does_before_the_slow_imports(tmp_path, capsys, monkeypatch):
+    # issue 42: `brainscore report` printed nothing for 5 s (matplotlib and pandas imports, reading the rows)
+    import sys
+
+    from brainscore_core import Score
+
+    url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    ResultStore(url).add(Score(0.5), model_identifier="pixels", benchmark_identifier=BENCHMARK, benchmark_version=1)
+    seen_before_build = []
+    import brainscore_vision.report as report
+
+    def build(out, results_url=None):
+        seen_before_build.append(capsys.readouterr().err)
+        return out
+
+    monkeypatch.setattr(report, "build_report", build)
+    monkeypatch.setitem(sys.modules, "brainscore_vision.report", report)
+    assert main(["report", "--out", str(tmp_path / "site"), "--results-url", url]) == 0
+    assert seen_before_build == [f"reading the stored rows and drawing the figures into {tmp_path / 'site'} ...\n"]

@@ -178,7 +178,11 @@ def _score(args) -> int:
     if args.dry_run:
         from brainscore_vision._cli_plan import dry_run
 
-        return dry_run(args, store)
+        try:
+            return dry_run(args, store)
+        finally:  # closes SQLite cleanly: no results.sqlite-wal / -shm left beside the store
+            if store is not None:
+                store.dispose()
     print_line(f"rows go to {store.url}; stored pairs are skipped (--rescore scores them again)" if store is not None
                else "rows are not stored (--no-store)")
     client, closers = open_client(args.workers, args.scheduler, print_line)
@@ -345,9 +349,11 @@ def _report(args) -> int:
     import warnings
 
     from brainscore_vision._paths import brainscore_home
-    from brainscore_vision.report import build_report
 
     out = args.out if args.out is not None else brainscore_home() / "report"
+    print_line(f"reading the stored rows and drawing the figures into {out} ...")
+    from brainscore_vision.report import build_report  # matplotlib, pandas: seconds, so after the first line
+
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
