@@ -31,7 +31,8 @@ from typing import Any
 import pluggy
 
 from brainscore_core import hookspecs
-from brainscore_core._entry_plugins import FAILED, LOADED, LOADING, EntryPlugin, EntryPlugins
+from brainscore_core._entry_plugins import FAILED, LOADED, LOADING, Attribution, EntryPlugin, EntryPlugins
+from brainscore_core._entry_plugins import Source as _Source
 from brainscore_core._plugin_info import KINDS, PluginInfo, normalize_kind
 from brainscore_core.config import plugin_autoload_disabled, requested_plugins
 from brainscore_core.errors import (
@@ -46,13 +47,6 @@ from brainscore_core.numeric_state import PluginSettings, guarded
 __all__ = ["KINDS", "PluginCatalog", "PluginInfo", "normalize_kind"]
 
 _UNLOADED, _LOADING, _LOADED = "unloaded", "loading", "loaded"
-
-
-class _Source:
-    __slots__ = ("distribution", "module", "version")
-
-    def __init__(self, distribution: str | None, version: str | None, module: str | None):
-        self.distribution, self.version, self.module = distribution, version, module
 
 
 class PluginCatalog:
@@ -79,8 +73,7 @@ class PluginCatalog:
         self._origins: dict[str, dict[str, PluginInfo]] = {kind: {} for kind in KINDS}
         self._manager = self._new_manager()
         self._plugin_sources: dict[str, _Source] = {}
-        self._module_sources: dict[str, _Source] = {}
-        self._importing: list[_Source] = []
+        self._attribution = Attribution()  # which plugin an assignment belongs to
         self._explicit: set[str] = set()  # plugins registered explicitly before discovery
         self._entries = EntryPlugins(entry_point_group)
         self._settings = PluginSettings()  # what each plugin's import changed in torch's global state
@@ -210,7 +203,7 @@ class PluginCatalog:
             raise InvalidPluginError(f"{kind} {identifier!r} from module {module!r}: factory must be callable, "
                                      f"got {type(factory).__name__}")
         with self._lock:
-            source = source or self._attribute(module)
+            source = source or self._attribution.of(module)
             info = PluginInfo(kind, identifier, source.distribution, source.version, module or source.module)
             existing = self._origins[kind].get(identifier)
             if existing is not None and not existing.same_origin(info):
@@ -244,7 +237,7 @@ class PluginCatalog:
                 self.clear(kind)
             self._manager = self._new_manager()
             self._plugin_sources.clear()
-            self._module_sources.clear()
+            self._attribution.modules.clear()
             self._explicit.clear()
             self._settings = PluginSettings()
             self._entries = EntryPlugins(self.entry_point_group)
@@ -273,28 +266,14 @@ class PluginCatalog:
             if existing is not None and not self._is_builtin(existing):
                 raise DuplicateIdentifierError(kind, identifier, existing, match)
             source = _Source(None, None, match.module)
-            self._module_sources[match.module] = source  # later registrations of its modules belong to it too
-            self._importing.append(source)
+            self._attribution.modules[match.module] = source  # later registrations of its modules belong to it too
+            self._attribution.importing.append(source)
             try:
                 with guarded() as changes:
                     self.folders.import_folder(match)
             finally:
-                self._importing.pop()
+                self._attribution.importing.pop()
             self._settings.remember(match.module, changes, f"plugin folder {match.path}")
-
-    def _attribute(self, module: str | None) -> _Source:
-        """The distribution an assignment made by ``module`` belongs to."""
-        if module:
-            best = None
-            for prefix, source in self._module_sources.items():
-                if (module == prefix or module.startswith(prefix + ".")) and (
-                        best is None or len(prefix) > len(best[0])):
-                    best = (prefix, source)
-            if best is not None:
-                return best[1]
-        if self._importing:
-            return self._importing[-1]
-        return _Source(None, None, module)
 
     # discovery --------------------------------------------------------------------------------------
     def _new_manager(self) -> pluggy.PluginManager:
@@ -331,7 +310,7 @@ class PluginCatalog:
         loaded_names = {ep.name for ep in points} | {ep.value for ep in points}
         self._entries.read(points)
         for plugin in self._entries:
-            self._module_sources.setdefault(plugin.module, _Source(plugin.distribution, plugin.version, plugin.module))
+            self._attribution.modules.setdefault(plugin.module, _Source(plugin.distribution, plugin.version, plugin.module))
         for module_name in requested:
             if module_name not in loaded_names:
                 source = _Source(None, None, module_name)
@@ -357,7 +336,7 @@ class PluginCatalog:
                 if plugin.state == FAILED:
                     raise plugin.error
                 if plugin.state not in (LOADED, LOADING):
-                    self._import_entry(plugin, self._module_sources[plugin.module])
+                    self._import_entry(plugin, self._attribution.modules[plugin.module])
         finally:
             self._entries.save()
 
@@ -365,7 +344,7 @@ class PluginCatalog:
         """Import one plugin module, register it with the plugin manager and collect its hooks, under
         :func:`guarded`; record what it registered."""
         plugin.state = LOADING
-        self._importing.append(source)
+        self._attribution.importing.append(source)
         try:
             with guarded() as changes:
                 loaded = plugin.import_module(self.entry_point_group)
@@ -381,7 +360,7 @@ class PluginCatalog:
             plugin.state, plugin.error = (FAILED, error) if isinstance(error, Exception) else (_UNLOADED, None)
             raise
         finally:
-            self._importing.pop()
+            self._attribution.importing.pop()
         plugin.state = LOADED
         self._settings.remember(plugin.module, changes, plugin.describe())
         self._entries.record(plugin, self._registered_by(source))
@@ -389,14 +368,14 @@ class PluginCatalog:
     def _registered_by(self, source: _Source) -> dict[str, dict[str, str]]:
         """kind -> {identifier: module} of every entry attributed to ``source``."""
         return {kind: {info.identifier: info.module or "" for info in self._origins[kind].values()
-                       if self._attribute(info.module) is source} for kind in KINDS}
+                       if self._attribution.of(info.module) is source} for kind in KINDS}
 
     def _reattribute(self) -> None:
         """Entries assigned before discovery by a module that turns out to be a plugin module."""
         for kind in KINDS:
             for info in list(self._origins[kind].values()):
                 if info.distribution is None and info.module:
-                    source = self._attribute(info.module)
+                    source = self._attribution.of(info.module)
                     if source.distribution is not None:
                         self.store(PluginInfo(info.kind, info.identifier, source.distribution, source.version,
                                               info.module))

@@ -18,7 +18,8 @@ from brainscore_core._plugin_info import PluginInfo
 from brainscore_core.config import AUTOLOAD_ENV
 from brainscore_core.errors import DuplicateIdentifierError, InvalidPluginError, PluginLoadError
 
-__all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "EntryPlugin", "EntryPlugins", "identity"]
+__all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "Attribution", "EntryPlugin", "EntryPlugins", "Source",
+           "identity"]
 
 UNLOADED, LOADING, LOADED, FAILED = "unloaded", "loading", "loaded", "failed"
 _HEADER = re.compile(r"^(Name|Version):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
@@ -34,6 +35,43 @@ def identity(dist: importlib.metadata.Distribution | None) -> tuple[str | None, 
     if "Name" in found and "Version" in found:
         return found["Name"], found["Version"]
     return dist.name, dist.version
+
+
+class Source:
+    """Where registrations come from: a distribution (None for a folder or an explicit registration), its version,
+    and the module."""
+
+    __slots__ = ("distribution", "module", "version")
+
+    def __init__(self, distribution: str | None, version: str | None, module: str | None):
+        self.distribution, self.version, self.module = distribution, version, module
+
+
+class Attribution:
+    """Which :class:`Source` an assignment (``registry[identifier] = factory``) made by a module belongs to: the
+    plugin whose module is the longest prefix of it, else the plugin being imported now, else the module itself.
+
+    Attributes
+    ----------
+    modules : dict of str -> Source
+        Plugin modules (entry-point modules, imported plugin folders) and their sources.
+    importing : list of Source
+        The plugins being imported, innermost last.
+    """
+
+    def __init__(self):
+        self.modules: dict[str, Source] = {}
+        self.importing: list[Source] = []
+
+    def of(self, module: str | None) -> Source:
+        """The source of an assignment made by ``module``."""
+        if module:
+            prefixes = [prefix for prefix in self.modules if module == prefix or module.startswith(prefix + ".")]
+            if prefixes:
+                return self.modules[max(prefixes, key=len)]
+        if self.importing:
+            return self.importing[-1]
+        return Source(None, None, module)
 
 
 class EntryPlugin:
