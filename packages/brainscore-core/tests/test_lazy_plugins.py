@@ -194,3 +194,40 @@ def test_a_factory_that_changes_the_state_is_put_back(world):
     expected = np.random.RandomState(5).random()
     assert world.module.load_model("reseeds") == "built"
     assert np.random.random() == expected
+
+
+def test_a_plugins_settings_do_not_reach_a_build_in_another_thread(world):
+    # the settings belong to the process: while one thread builds under a plugin's own seed, another thread's build
+    # waits instead of drawing from the plugin's generator
+    import threading
+
+    world.add_plugin("seeding-dist", """
+        import threading
+        import time
+
+        import numpy
+        from DOMAIN import model_registry
+        numpy.random.seed(7)
+        STARTED = threading.Event()
+
+        def build():
+            STARTED.set()
+            time.sleep(0.3)
+            return numpy.random.random()
+
+        model_registry['seeded'] = build
+    """)
+    world.module.model_registry["plain"] = lambda: np.random.random()
+    world.domain.ensure_loaded()
+    with pytest.warns(PluginStateNotice, match="seeding-dist"):
+        assert "seeded" in world.module.model_registry  # imports the plugin
+    plugin = sys.modules[world.module.model_registry.source("seeded").module]
+    np.random.seed(321)
+    expected_plain = np.random.RandomState(321).random()
+    results = {}
+    builder = threading.Thread(target=lambda: results.setdefault("seeded", world.module.load_model("seeded")))
+    builder.start()
+    assert plugin.STARTED.wait(10)
+    results["plain"] = world.module.load_model("plain")  # during the plugin's build: waits for it
+    builder.join()
+    assert results == {"seeded": np.random.RandomState(7).random(), "plain": expected_plain}

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import importlib.abc
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -231,7 +232,22 @@ def guarded(apply: Mapping[str, Any] | None = None) -> Iterator[StateChanges]:
     ------
     StateChanges
         Filled when the block ends (also when it raises): what the block itself changed.
+
+    Notes
+    -----
+    Blocks of different threads run one after the other (a re-entrant lock): torch's settings belong to the process,
+    so a plugin's float64 held for its factory in one thread would otherwise reach a model another thread builds.
     """
+    # the settings are the process's: one thread's plugin settings must not reach another thread's build
+    with _GUARD, _guarded(apply) as changes:
+        yield changes
+
+
+_GUARD = threading.RLock()
+
+
+@contextlib.contextmanager
+def _guarded(apply: Mapping[str, Any] | None) -> Iterator[StateChanges]:
     changes = StateChanges()
     before = capture()
     if apply:
