@@ -26,7 +26,7 @@ import importlib.abc
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,21 +205,10 @@ class _RecordingLoader(importlib.abc.Loader):
 _WATCHER = _TorchImportWatcher()
 
 
-@contextlib.contextmanager
-def _watching_torch_import() -> Iterator[None]:
-    if "torch" in sys.modules or _WATCHER in sys.meta_path:
-        yield
-        return
-    sys.meta_path.insert(0, _WATCHER)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(_WATCHER)
+_GUARD = threading.RLock()
 
 
-@contextlib.contextmanager
-def guarded(apply: Mapping[str, Any] | None = None) -> Iterator[StateChanges]:
+class guarded:  # lower case: used as a function, ``with guarded(...) as changes``
     """Run a block with the process's numeric settings recorded before and put back after.
 
     Parameters
@@ -228,43 +217,52 @@ def guarded(apply: Mapping[str, Any] | None = None) -> Iterator[StateChanges]:
         Settings to hold while the block runs (a plugin's own, see the module docstring); they are undone after it
         like any other change.
 
-    Yields
-    ------
+    Returns
+    -------
     StateChanges
-        Filled when the block ends (also when it raises): what the block itself changed.
+        From ``with``: filled when the block ends (also when it raises): what the block itself changed.
 
     Notes
     -----
     Blocks of different threads run one after the other (a re-entrant lock): torch's settings belong to the process,
-    so a plugin's float64 held for its factory in one thread would otherwise reach a model another thread builds.
+    so a plugin's float64 held for its factory in one thread would otherwise reach a model another thread builds. A
+    class, not a generator: a nested load (a benchmark's factory loading its data) enters this module once per level.
     """
-    # the settings are the process's: one thread's plugin settings must not reach another thread's build
-    with _GUARD, _guarded(apply) as changes:
-        yield changes
 
+    def __init__(self, apply: Mapping[str, Any] | None = None):
+        self.apply = apply
+        self.changes = StateChanges()
 
-_GUARD = threading.RLock()
+    def __enter__(self) -> StateChanges:
+        _GUARD.acquire()
+        try:
+            self.before = capture()
+            if self.apply:
+                restore(self.apply)
+            self.start = capture()
+            self.watching = "torch" not in sys.modules and _WATCHER not in sys.meta_path
+            if self.watching:  # torch first imported in the block: its state right after its own import is "before"
+                sys.meta_path.insert(0, _WATCHER)
+        except BaseException:
+            _GUARD.release()
+            raise
+        return self.changes
 
-
-@contextlib.contextmanager
-def _guarded(apply: Mapping[str, Any] | None) -> Iterator[StateChanges]:
-    changes = StateChanges()
-    before = capture()
-    if apply:
-        restore(apply)
-    start = capture()
-    try:
-        with _watching_torch_import():
-            yield changes
-    finally:
-        end = capture()
-        baseline = {**_PRISTINE, **before}  # torch first imported in the block: its own state after import
-        start_values = {**_PRISTINE, **start}
-        by_name = {setting.name: setting for setting in SETTINGS}
-        for name, value in end.items():
-            if name in start_values and not by_name[name].same(start_values[name], value):
-                changes.changed[name] = (start_values[name], value)
-        changes.unrestored = restore({name: value for name, value in baseline.items() if name in end})
+    def __exit__(self, *exc_info: Any) -> None:
+        try:
+            if self.watching:
+                with contextlib.suppress(ValueError):
+                    sys.meta_path.remove(_WATCHER)
+            end = capture()
+            baseline = {**_PRISTINE, **self.before}
+            start = {**_PRISTINE, **self.start}
+            by_name = {setting.name: setting for setting in SETTINGS}
+            for name, value in end.items():
+                if name in start and not by_name[name].same(start[name], value):
+                    self.changes.changed[name] = (start[name], value)
+            self.changes.unrestored = restore({name: value for name, value in baseline.items() if name in end})
+        finally:
+            _GUARD.release()
 
 
 class PluginSettings:
