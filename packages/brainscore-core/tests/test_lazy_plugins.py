@@ -152,6 +152,21 @@ def test_a_duplicate_is_still_found_when_only_one_plugin_is_imported(site, tmp_p
         run["error"]
 
 
+def test_what_a_helper_module_registers_while_a_plugin_is_imported_is_indexed_under_that_plugin(site, tmp_path):
+    # a plugin may call a helper of another module that assigns into a registry (brainscore-vision's Geirhos2021
+    # benchmarks register their stimulus sets through data_helpers.public_catalogue): the assignment belongs to the
+    # plugin being imported, and the index must say so, or the next process cannot find the identifier
+    (site / "shared_helper.py").write_text(textwrap.dedent("""
+        def register(registry, identifier):
+            registry[identifier] = lambda: 'registered by a helper'
+    """))
+    source = (site / "plug_other.py").read_text()
+    (site / "plug_other.py").write_text(source + "import shared_helper\nshared_helper.register(model_registry, 'o2')\n")
+    home = tmp_path / "home"
+    assert _run(site, home, LOAD % "o2")["value"] == "registered by a helper"  # no index yet: all imported
+    assert _run(site, home, LOAD % "o2") == {"value": "registered by a helper", "imported": ["plug_other"]}
+
+
 NUMPY_SEEDING = """
     import numpy
     from DOMAIN import model_registry

@@ -216,6 +216,7 @@ class PluginCatalog:
                 if not builtin_existing:  # a built-in registered after the installed plugin: keep the plugin
                     return
             self.store(info, factory)
+            self._attribution.claim(kind, identifier, source)
 
     def register_plugin(self, plugin: object, name: str | None = None) -> None:
         """Register a plugin object (module or instance with hookimpls) explicitly; works with autoload disabled.
@@ -237,9 +238,8 @@ class PluginCatalog:
                 self.clear(kind)
             self._manager = self._new_manager()
             self._plugin_sources.clear()
-            self._attribution.modules.clear()
             self._explicit.clear()
-            self._settings = PluginSettings()
+            self._attribution, self._settings = Attribution(), PluginSettings()
             self._entries = EntryPlugins(self.entry_point_group)
             self._state, self._error = _UNLOADED, None
 
@@ -363,12 +363,13 @@ class PluginCatalog:
             self._attribution.importing.pop()
         plugin.state = LOADED
         self._settings.remember(plugin.module, changes, plugin.describe())
-        self._entries.record(plugin, self._registered_by(source))
+        self._entries.record(plugin, self._registered_by(source, self._plugin_sources.get(plugin.name)))
 
-    def _registered_by(self, source: _Source) -> dict[str, dict[str, str]]:
-        """kind -> {identifier: module} of every entry attributed to ``source``."""
+    def _registered_by(self, *sources: _Source | None) -> dict[str, dict[str, str]]:
+        """kind -> {identifier: module} of every entry attributed to one of ``sources`` when it was registered."""
         return {kind: {info.identifier: info.module or "" for info in self._origins[kind].values()
-                       if self._attribution.of(info.module) is source} for kind in KINDS}
+                       if any(self._attribution.claimed_by(kind, info.identifier) is s for s in sources if s)}
+                for kind in KINDS}
 
     def _reattribute(self) -> None:
         """Entries assigned before discovery by a module that turns out to be a plugin module."""
@@ -379,6 +380,7 @@ class PluginCatalog:
                     if source.distribution is not None:
                         self.store(PluginInfo(info.kind, info.identifier, source.distribution, source.version,
                                               info.module))
+                        self._attribution.claim(info.kind, info.identifier, source)
 
     def _collect_hooks(self, only: set[str] | None = None) -> None:
         for kind, hook_name in HOOK_KINDS.items():

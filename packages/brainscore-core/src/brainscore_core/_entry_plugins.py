@@ -57,11 +57,21 @@ class Attribution:
         Plugin modules (entry-point modules, imported plugin folders) and their sources.
     importing : list of Source
         The plugins being imported, innermost last.
+    claims : dict of (kind, identifier) -> Source
+        The source each registration was attributed to when it was made (a helper module assigning while a plugin
+        is imported belongs to that plugin, which its module name alone does not tell afterwards).
     """
 
     def __init__(self):
         self.modules: dict[str, Source] = {}
         self.importing: list[Source] = []
+        self.claims: dict[tuple[str, str], Source] = {}
+
+    def claim(self, kind: str, identifier: str, source: Source) -> None:
+        self.claims[(kind, identifier)] = source
+
+    def claimed_by(self, kind: str, identifier: str) -> Source | None:
+        return self.claims.get((kind, identifier))
 
     def of(self, module: str | None) -> Source:
         """The source of an assignment made by ``module``."""
