@@ -110,3 +110,26 @@ def test_tiled_cholesky_and_solve_equal_lapack_on_any_number_of_workers(monkeypa
         np.testing.assert_array_equal(factor, factors[0])
     with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
         tiles.cholesky(ComputePlan(numpy_backend, threads=2), A - 2 * np.eye(200) * np.abs(A).max())
+
+
+@pytest.mark.parametrize("features", [96, 5000], ids=["one block", "several blocks"])
+def test_float32_products_are_the_same_on_any_number_of_blas_threads(features):
+    # issue 42: OpenBLAS splits a float32 product's sums over its threads, so one block gave other roundings on one
+    # thread (a Dask worker) than on two (the command line, or whatever the thread probe chose): a 2-worker grid and
+    # score() disagreed. Expected: the products bit for bit equal whatever the BLAS thread limit around the call (the
+    # plan runs BLAS on one thread inside; test_compute_plan.py checks every metric so).
+    from threadpoolctl import threadpool_limits
+
+    from brainscore_metrics import arrays
+    from brainscore_metrics.backend import compute_plan
+
+    rng = np.random.default_rng(42)
+    X = rng.normal(size=(92, features)).astype(np.float32)
+    results = []
+    for threads in (1, 2):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            with compute_plan("numpy", X, flops=1e12) as plan:
+                gram = stimulus_gram(plan, X, center="columns")
+            results.append((gram, arrays.compute_rdm(X)))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])

@@ -44,6 +44,57 @@ def test_malformed_scheduler_address_is_one_line(capsys):
         assert dask.base.get_scheduler() is None, address
 
 
+def test_a_server_speaking_another_protocol_is_one_line_not_an_allocation(capsys, monkeypatch):
+    # issue 42: an SSH-like service answered with its banner, which distributed read as a frame length ("Unable to
+    # allocate 3.07 EiB"); a service that waits for its client hung the command
+    import contextlib
+    import threading
+
+    from distributed import LocalCluster
+
+    import brainscore_vision._cli_cluster as cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 1.0)
+    servers = []
+
+    def serve(greeting):
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        servers.append(server)
+
+        def answer():
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection, contextlib.suppress(OSError):  # the client hangs up first
+                if greeting:
+                    connection.sendall(greeting)
+                connection.recv(1)  # then wait for the client, as such services do
+
+        threading.Thread(target=answer, daemon=True).start()
+        return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+    try:
+        for greeting, expected in ((b"SSH-2.0-OpenSSH_9.2\r\n", "it opened with 'SSH-2.0-', not a Dask handshake"),
+                                   (b"", "it sent nothing within 1 s")):
+            address = serve(greeting)
+            status = main(["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store",
+                           "--scheduler", address])
+            err = capsys.readouterr().err
+            problems = [line for line in err.splitlines() if line.startswith("brainscore score:")]
+            assert status == EXIT_USAGE and len(problems) == 1 and "Traceback" not in err
+            assert problems[0].startswith(f"brainscore score: the server at {address} is not a Dask scheduler: "
+                                          f"{expected}")
+    finally:
+        for server in servers:
+            server.close()
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://", dashboard_address=None,
+                      host="127.0.0.1") as real:
+        cluster._probe(real.scheduler_address)  # a real scheduler's handshake passes
+
+
 def _run(code: str, tmp_path, **environment) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(tmp_path / "home"), "TORCH_HOME": str(tmp_path / "torch"),
            "BRAINSCORE_HOME": str(tmp_path / "brainscore_home"), **environment}

@@ -176,7 +176,10 @@ def test_real_cluster_scores_like_in_process_and_survives_a_killed_worker(direct
 
                 frame = brainscore_vision.score_many(MODELS, BENCHMARKS, client, store=url, on_result=kill_one,
                                                      progress=False)
-                assert killed and sorted(frame["status"]) == ["ok"] * 4
+                # the killed worker may have stored its pair's row before it could report it: the retry then finds
+                # that row and reports the pair 'skipped' (scored once, never twice); every pair is in the store
+                statuses = sorted(frame["status"])
+                assert killed and statuses.count("ok") >= 3 and set(statuses) <= {"ok", "skipped"}, statuses
                 rows = ResultStore(url).rows()
                 assert sorted((r["model_identifier"], r["benchmark_identifier"]) for r in rows) == sorted(direct_scores)
                 for row in rows:

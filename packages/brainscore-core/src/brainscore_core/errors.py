@@ -21,6 +21,7 @@ __all__ = [
     "NonScalarScoreError",
     "PluginLoadError",
     "PluginOverrideNotice",
+    "PluginStateNotice",
     "PostgresUnavailableError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
@@ -110,6 +111,12 @@ class UnknownDomainError(BrainScoreError, LookupError):
 
 class PluginOverrideNotice(UserWarning):
     """An installed plugin replaced a built-in one of the same identifier (the notice names both)."""
+
+
+class PluginStateNotice(UserWarning):
+    """A plugin's import (or a factory) changed torch's global state (default dtype, threads, deterministic flags,
+    a random generator, ...); it was put back for the rest of the process. The notice names the plugin and each
+    setting with its two values (:mod:`brainscore_core.numeric_state`)."""
 
 
 class MemberNotImplementedError(BrainScoreError, NotImplementedError, AttributeError):

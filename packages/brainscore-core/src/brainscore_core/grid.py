@@ -158,9 +158,11 @@ def _score_task(domain: Any, model_identifier: str, benchmark_identifier: str, s
         model = loaded["model"] = _take_model(domain, model_identifier)
         digest = model_digest(model)
         changed = digest_change(model_identifier, digest, store)
-    except Exception as error:
+    except Exception as error:  # the benchmark's version when it loaded (the model failed), else unknown (0)
+        known = getattr(loaded.get("benchmark"), "version", None) if "benchmark" in loaded else None
+        version = None if "benchmark" not in loaded else 1 if known is None else known
         row = failure_row(error, model_identifier=model_identifier, benchmark_identifier=benchmark_identifier,
-                          elapsed_s=time.perf_counter() - start)
+                          benchmark_version=version, elapsed_s=time.perf_counter() - start)
         return _store(store, row, _result(model_identifier, benchmark_identifier, "failed", row))
     version = getattr(benchmark, "version", None)
     version = 1 if version is None else version

@@ -35,17 +35,58 @@ def _host_port(address: str) -> tuple[str, int] | None:
 
 
 def _probe(address: str) -> None:
-    """Fail in seconds, in one line, when nothing listens at the scheduler's address."""
+    """Fail in seconds, in one line, when nothing listens at the scheduler's address, or when what listens there does
+    not open with a Dask handshake (another protocol: its first bytes, read as a frame length, made distributed try to
+    allocate 3.07 EiB; a server that waits for its client hung the command)."""
     target = _host_port(address)
     if target is None:
         return
     try:
-        with socket.create_connection(target, timeout=CONNECT_TIMEOUT_S):
-            pass
+        with socket.create_connection(target, timeout=CONNECT_TIMEOUT_S) as connection:
+            opening = _first_bytes(connection, 8)
     except OSError as error:
         reason = "timed out" if isinstance(error, TimeoutError) else (error.strerror or type(error).__name__).lower()
         raise CommandError(f"cannot reach the Dask scheduler at {address}: {reason} within {CONNECT_TIMEOUT_S:.0f} s "
                            "(is `dask scheduler` running there? check host and port)", EXIT_USAGE) from None
+    problem = _not_a_dask_handshake(opening)
+    if problem is not None:
+        raise CommandError(f"the server at {address} is not a Dask scheduler: {problem} (another service on that port? "
+                           "check the port `dask scheduler` printed)", EXIT_USAGE)
+
+
+def _first_bytes(connection: socket.socket, count: int) -> bytes | None:
+    """The first ``count`` bytes the server sends unasked (a Dask scheduler sends its handshake at once), fewer when
+    it closes; None when it sends nothing within the timeout."""
+    received = b""
+    try:
+        while len(received) < count:
+            chunk = connection.recv(count - len(received))
+            if not chunk:
+                break
+            received += chunk
+    except TimeoutError:
+        return received or None
+    return received
+
+
+_MAX_HANDSHAKE = 64 * 2 ** 20  # a Dask handshake (comm options, versions) is a few hundred bytes
+
+
+def _not_a_dask_handshake(opening: bytes | None) -> str | None:
+    """Why ``opening`` (a server's first bytes) is no Dask TCP frame header (8 bytes, little-endian total length of a
+    small message), else None."""
+    import struct
+
+    if opening is None:
+        return f"it sent nothing within {CONNECT_TIMEOUT_S:.0f} s (a Dask scheduler sends its handshake at once)"
+    if len(opening) < 8:
+        return "it closed the connection without a handshake"
+    (length,) = struct.unpack("<Q", opening)
+    if 0 < length <= _MAX_HANDSHAKE:
+        return None
+    shown = opening.decode("ascii", "replace") if all(32 <= b < 127 or b in (9, 10, 13) for b in opening) else \
+        opening.hex()
+    return f"it opened with {shown!r}, not a Dask handshake"
 
 
 def _forget_failed_client() -> None:

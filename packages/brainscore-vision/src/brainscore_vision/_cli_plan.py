@@ -19,14 +19,12 @@ __all__ = ["dry_run"]
 
 
 def _availability(identifier: str) -> tuple[str, str]:
-    """``(state, hint)`` of a model without building it; ``('ready', '')`` for a factory that cannot tell."""
-    import brainscore_vision
+    """``(state, hint)`` of a model without building it: its factory's ``availability()``, else what its plugin's
+    files say it needs (weights not on this machine yet, packages not installed; :mod:`._plugin_needs`)."""
+    from brainscore_vision._plugin_needs import model_needs, model_plugins
 
-    check = getattr(brainscore_vision.model_registry[identifier], "availability", None)
-    if not callable(check):
-        return "ready", ""
-    state, hint = check()
-    return str(state), str(hint)
+    plugin = next((plugin for plugin in model_plugins() if plugin.identifier == identifier), None)
+    return model_needs(plugin) if plugin is not None else ("ready", "")
 
 
 def _benchmark_version(identifier: str) -> tuple[int | None, str | None]:

@@ -69,6 +69,10 @@ def add_results_commands(commands: Any) -> None:
                         help="default: from the file's suffix (csv for -)")
     _add_filters(export, ids=False)
     export.add_argument("--status", choices=sorted(STATUSES), default="all", help="as for list")
+    export.add_argument("--with-arrays", action="store_true",
+                        help="keep large arrays (RDMs, per-layer scores) in the rows; by default they go to "
+                             "FILE.arrays.json beside the export (left out on standard output), so that the CSV reads "
+                             "with the csv module's defaults")
 
     importing = sub.add_parser(
         "import", help="load the rows of a side file (written when the store refused them) into the store")
@@ -173,7 +177,14 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from brainscore_core.result_export import export_format_of, rows_as_csv, rows_as_json, write_rows
+    from brainscore_core.result_export import (
+        arrays_path,
+        export_format_of,
+        rows_as_csv,
+        rows_as_json,
+        split_arrays,
+        write_rows,
+    )
     from brainscore_core.results import ResultStore
 
     try:
@@ -183,13 +194,19 @@ def _export(args: argparse.Namespace) -> int:
     store = ResultStore(args.results_url, salvage=True)  # a damaged SQLite file: its readable rows, from a copy
     rows = store.rows(status=STATUSES[args.status], **_filters(args))
     if args.file == "-":
-        text = rows_as_csv(rows) if chosen == "csv" else rows_as_json(rows)
+        shown, left_out = (rows, []) if args.with_arrays else split_arrays(rows, None)
+        text = rows_as_csv(shown) if chosen == "csv" else rows_as_json(shown)
         if sys.stdout.isatty():  # read by a person, not a program: stored text must not drive the terminal
             text = "\n".join(display_text(line) for line in text.split("\n"))
         sys.stdout.write(text)
+        if left_out:
+            print(f"brainscore results export: large arrays of {len(left_out)} row(s) left out (--with-arrays keeps "
+                  "them; an export to a file puts them in FILE.arrays.json)", file=sys.stderr)
         return 0
-    path = write_rows(rows, args.file, chosen)
-    print(f"exported {len(rows)} row(s) from {display_url(store.url)} to {path} ({chosen})")
+    path = write_rows(rows, args.file, chosen, arrays="embed" if args.with_arrays else "side")
+    side = arrays_path(path)
+    extra = f"; large arrays in {side}" if not args.with_arrays and side.is_file() else ""
+    print(f"exported {len(rows)} row(s) from {display_url(store.url)} to {path} ({chosen}){extra}")
     return 0
 
 

@@ -64,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--rescore", action="store_true",
                        help="score pairs again although the store holds them (same model content and benchmark "
                             "version); by default they are skipped, so an interrupted grid resumes")
+    score.add_argument("-v", "--verbose", action="store_true",
+                       help="print a failing pair's whole traceback (the stored row keeps it too: its provenance)")
     score.add_argument("--dry-run", action="store_true",
                        help="print the pairs, which of them the store holds and which models need weights first, "
                             "then exit (builds no model, downloads nothing)")
@@ -121,12 +123,14 @@ def _one_line_warning(command: str):
 
 
 # -- identifiers and errors ---------------------------------------------------------------------------
-def _check_identifiers(kind: str, identifiers: Sequence[str]) -> None:
+def _check_identifiers(kind: str, identifiers: Sequence[str], *, known: Sequence[str] = ()) -> None:
+    """Each identifier registered (``known`` ones count without a lookup: a dry run lists plugin models without
+    importing them); else one line listing close matches."""
     import brainscore_vision
 
     registry = brainscore_vision.domain.registry(kind)
     for identifier in identifiers:
-        if identifier not in registry:
+        if identifier not in known and identifier not in registry:
             raise CommandError(str(registry.unknown(identifier)).strip("'\""), EXIT_USAGE)
 
 
@@ -156,8 +160,14 @@ def _select(args) -> None:
     if "leaderboard" in args.benchmarks:
         print_line("reading the benchmarks' parents for the leaderboard suite (builds each benchmark, loads no data)")
     domain = brainscore_vision.domain
+    known: set[str] = set()
+    if getattr(args, "dry_run", False):  # plugin models are checked by their files: a dry run imports no plugin
+        from brainscore_vision._plugin_needs import model_plugins
+
+        known = {plugin.identifier for plugin in model_plugins()}
     try:
-        args.models, args.benchmarks = select("model", args.models, domain), select("benchmark", args.benchmarks, domain)
+        args.models = select("model", args.models, domain, known=known)
+        args.benchmarks = select("benchmark", args.benchmarks, domain)
     except SelectionError as error:
         raise CommandError(str(error), EXIT_USAGE) from error
 
@@ -173,6 +183,7 @@ def _score(args) -> int:
     import brainscore_vision
     from brainscore_core.grid import score_many
     from brainscore_core.grid_events import describe_event
+    from brainscore_core.result_rows import failure_traceback
     from brainscore_core.results import ResultStoreError
     from brainscore_core.scoring import open_store
     from brainscore_vision._cli_rows import format_table, table_row
@@ -184,7 +195,11 @@ def _score(args) -> int:
     if args.dry_run:
         from brainscore_vision._cli_plan import dry_run
 
-        return dry_run(args, store)
+        try:
+            return dry_run(args, store)
+        finally:  # closes SQLite cleanly: no results.sqlite-wal / -shm left beside the store
+            if store is not None:
+                store.dispose()
     print_line(f"rows go to {display_url(store.url)}; stored pairs are skipped (--rescore scores them again)"
                if store is not None else "rows are not stored (--no-store)")
     client, closers = open_client(args.workers, args.scheduler, print_line)
@@ -195,10 +210,12 @@ def _score(args) -> int:
             row = table_row(result)
             rows.append(row)
             print_line(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled ({result['status']})")
-        if result["status"] == "failed":
+        if result["status"] == "failed":  # said once, as it comes; the summary below counts it
             problems.append(_translate_result(result))
-            print_line(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
-                       f"{result['error_message']}")
+            print_line(f"brainscore score: {problems[-1]}")
+            trace = failure_traceback(result.get("row") or {}) if args.verbose else None
+            for line in (trace or "").splitlines():  # each line escaped: a stored traceback is text from outside
+                print_line("    " + line)
 
     def show_event(event: dict) -> None:  # what the workers report while a pair runs
         line = describe_event(event)
@@ -222,8 +239,8 @@ def _score(args) -> int:
     for path in unstored:
         print(f"brainscore score: the results store refused rows; they are in {path} (load them with: "
               f"brainscore results import {path})", file=sys.stderr)
-    for problem in problems:
-        print(display_text(f"brainscore score: {problem}"), file=sys.stderr)
+    if problems and not args.verbose:
+        print("brainscore score: -v prints the traceback of each failed pair", file=sys.stderr)
     missing = [problem for problem in problems if problem.status == EXIT_MISSING_DATA]
     if missing:
         return EXIT_MISSING_DATA
@@ -245,6 +262,8 @@ def _list(args) -> int:
     import brainscore_vision
 
     kind = LIST_KINDS[args.kind]
+    if kind == "model":
+        return _list_models()
     registry = brainscore_vision.domain.registry(kind)
     everything = brainscore_vision.list_plugins(kind)
     aliases = _aliases(registry, everything)
@@ -255,15 +274,36 @@ def _list(args) -> int:
     for info in infos:
         origin = info.distribution or info.module or "-"
         line = f"{names[info.identifier].ljust(width)}  {origin}"
-        availability = getattr(registry[info.identifier], "availability", None) if kind == "model" else None
-        if callable(availability):  # a model plugin may say whether it can run here, and how to make it
-            state, hint = availability()
-            line += f"  [{state}] {hint}"
         if kind == "benchmark":  # what it needs: shipped data, the public bucket, local files
             from brainscore_vision.benchmark_data import data_marker
 
             line += f"  {data_marker(info.identifier)}"
         print(line)
+    return 0
+
+
+def _list_models() -> int:
+    """Every model of the installed plugins and of the plugin folders, with what each needs here (its weights, the
+    packages its requirements.txt lists), told without importing third-party plugins (:mod:`._plugin_needs`)."""
+    import brainscore_vision
+    from brainscore_vision._plugin_needs import model_needs, model_plugins
+
+    registry = brainscore_vision.model_registry
+    plugins = model_plugins()
+    imported = {plugin.identifier for plugin in plugins if registry.is_registered(plugin.identifier)}
+    aliases = {}
+    for plugin in plugins:  # aliases of the zoo (alias_of), shown beside their model; the zoo is imported anyway
+        target = _alias_of(registry, plugin.identifier) if plugin.builtin or plugin.identifier in imported else None
+        if target:
+            aliases.setdefault(target, []).append(plugin.identifier)
+    shown = [plugin for plugin in plugins if not any(plugin.identifier in names for names in aliases.values())]
+    names = {p.identifier: p.identifier + (f" (alias {', '.join(aliases[p.identifier])})" if p.identifier in aliases
+                                           else "") for p in shown}
+    width = max((len(name) for name in names.values()), default=10)
+    for plugin in shown:
+        state, hint = model_needs(plugin)
+        line = f"{names[plugin.identifier].ljust(width)}  {plugin.origin}  [{state}]" + (f" {hint}" if hint else "")
+        print(line + (f" ({plugin.note})" if plugin.note else ""))
     return 0
 
 
@@ -326,9 +366,11 @@ def _report(args) -> int:
     import warnings
 
     from brainscore_vision._paths import brainscore_home
-    from brainscore_vision.report import build_report
 
     out = args.out if args.out is not None else brainscore_home() / "report"
+    print_line(f"reading the stored rows and drawing the figures into {out} ...")
+    from brainscore_vision.report import build_report  # matplotlib, pandas: seconds, so after the first line
+
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

@@ -94,6 +94,7 @@ class ModelCommitment(BrainModel):
         self.layer_scores: dict[str, dict[str, float]] = {}
         self._recording: tuple[str, list[tuple[int, int]]] | None = None
         self._behavior: Any = None
+        self._warm: tuple[list[str], set[str]] | None = None  # layer selection's one pass (see warm_with)
         # Brain-Score's commitment hands its field of view to the activations model (for microsaccades)
         set_degrees = getattr(getattr(activations_model, "_extractor", activations_model), "set_visual_degrees", None)
         if callable(set_degrees):
@@ -109,9 +110,10 @@ class ModelCommitment(BrainModel):
 
     def feature_count(self, region: str) -> int | None:
         """Features a recording of ``region`` gives (``'behavior'``: the readout layer), from one forward pass of
-        a blank image; the widest candidate layer while layer selection has not chosen yet. None when the
-        activations model has no torch module to run. The grid's memory plan reads it (once per pair: the width is
-        remembered per network, layers and input size)."""
+        a blank image in eval mode (the network's weights and buffers are left as they were, its training flag
+        restored); the widest candidate layer while layer selection has not chosen yet. None when the activations
+        model has no torch module to run. The grid's memory plan reads it (once per pair: the width is remembered per
+        network, layers and input size)."""
         import numpy as np
         import torch
 
@@ -130,11 +132,20 @@ class ModelCommitment(BrainModel):
             return known[key]
         widths: dict[str, int] = {}
         modules = resolve_layers(network, layers, self.identifier)
-        device = next((parameter.device for parameter in network.parameters()), torch.device("cpu"))
-        blank = torch.zeros((1, 3, int(size), int(size)), device=device)
-        with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
-                layer, int(np.prod(out.shape[1:])))):
-            network(blank)
+        parameter = next((p for p in network.parameters() if p.is_floating_point()), None)
+        blank = torch.zeros((1, 3, int(size), int(size)), device=parameter.device if parameter is not None else "cpu",
+                            dtype=parameter.dtype if parameter is not None else torch.float32)
+        # in eval mode, as every extraction runs: a network built in training mode (Brain-Score's plugins rarely
+        # call .eval()) would otherwise fold the blank image into its BatchNorm running statistics, changing its
+        # weights (and so its scores and activation-cache key) before it is scored (issue 42)
+        was_training = network.training
+        network.eval()
+        try:
+            with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
+                    layer, int(np.prod(out.shape[1:])))):
+                network(blank)
+        finally:
+            network.train(was_training)
         known[key] = max(widths.values())
         return known[key]
 
@@ -158,6 +169,28 @@ class ModelCommitment(BrainModel):
         """This model with only ``layer``, committed to ``region`` (the candidates of layer selection)."""
         return ModelCommitment(f"{self.identifier}-{layer}", self.activations_model, [layer],
                                region_layer_map={region: layer}, visual_degrees=self._visual_degrees)
+
+    def warm_with(self, layers: Sequence[str], warmed: set[str]) -> None:
+        """Before its first recording of a stimulus set, extract every one of ``layers`` for it in one pass into the
+        activations cache (once per stimulus set for all candidates sharing ``warmed``, a set of stimulus digests),
+        so that each candidate of layer selection reads its layer from the cache instead of running its own pass.
+        Nothing is warmed when the activations model has no content-keyed cache (a function model, the cache off):
+        one pass per candidate is then cheaper than two."""
+        self._warm = (list(layers), warmed)
+
+    def _warm_cache(self, stimuli: Any) -> None:
+        from model_tools.activations.cache import caching_enabled
+        from model_tools.activations.inputs import as_stimuli
+
+        layers, warmed = self._warm
+        extract = getattr(self.activations_model, "extract_values", None)
+        if len(layers) < 2 or not callable(extract) or not caching_enabled(getattr(self.activations_model, "cache",
+                                                                                      None)):
+            return
+        digest = as_stimuli(stimuli).digest()
+        if digest not in warmed:
+            extract(stimuli, layers)  # one pass, every candidate layer into one cache entry
+            warmed.add(digest)
 
     # -- recordings -------------------------------------------------------------------------------------
     def commit_region(self, region: str) -> str:
@@ -189,6 +222,8 @@ class ModelCommitment(BrainModel):
     def _record(self, stimuli: Any, trials: Mapping[str, Any]):
         region, bins = self._recording
         layer = self.layer_map[region]
+        if self._warm is not None:
+            self._warm_cache(stimuli)
         activations = self.activations_model(stimuli, layers=[layer], **trials).transpose("presentation", "neuroid")
         presentation = dim_coords(activations, "presentation")
         neuroid = dim_coords(activations, "neuroid")

@@ -84,7 +84,12 @@ class LayerSelection:
         if cached is not None:
             scores = cached["scores"]
         elif benchmark is not None:
-            scores = {layer: self._score_benchmark(region, layer, benchmark) for layer in self.layers}
+            from brainscore_core.progress import progress
+
+            warmed: set[str] = set()  # stimulus sets whose every candidate layer is in the cache (one pass each)
+            scores = {layer: self._score_benchmark(region, layer, benchmark, warmed)
+                      for layer in progress(self.layers, desc=f"layer selection {self.model_identifier} {region}",
+                                            unit="layer")}
         else:
             scores = self._score_assembly(assembly, metric, stimuli)
         best = max(self.layers, key=lambda layer: (np.nan_to_num(scores[layer], nan=-np.inf),
@@ -97,13 +102,16 @@ class LayerSelection:
         return best
 
     # -- scoring ----------------------------------------------------------------------------------------
-    def _score_benchmark(self, region: str, layer: str, benchmark: Any) -> float:
+    def _score_benchmark(self, region: str, layer: str, benchmark: Any, warmed: set[str]) -> float:
         if self.candidate_factory is None:
             raise ValueError(
                 f"LayerSelection of model {self.model_identifier!r}: selecting on benchmark "
                 f"{getattr(benchmark, 'identifier', benchmark)!r} needs candidate_factory=(region, layer) -> "
                 "BrainModel, e.g. ModelCommitment(...).single_layer_candidate")
-        return score_value(benchmark(self.candidate_factory(region, layer)))
+        candidate = self.candidate_factory(region, layer)
+        if callable(getattr(candidate, "warm_with", None)):  # all candidate layers in one pass per stimulus set
+            candidate.warm_with(self.layers, warmed)
+        return score_value(benchmark(candidate))
 
     def _score_assembly(self, assembly: Any, metric: Any, stimuli: Any) -> dict[str, float]:
         if stimuli is None:
