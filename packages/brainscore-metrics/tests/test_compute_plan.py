@@ -14,6 +14,7 @@ import pytest
 from _representational import activations
 from threadpoolctl import threadpool_limits
 
+import brainscore_metrics._gram as gram_module
 import brainscore_metrics.backend._numpy_tiles as tiles
 from brainscore_metrics import arrays
 from brainscore_metrics.backend import ComputePlan, get_backend, use_threads
@@ -86,9 +87,11 @@ _THREAD_CHOICES = ((1, 1), (2, 2), (4, 2))
 
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_every_worker_count_gives_the_same_bits(monkeypatch, source):
-    # tiles of 40 rows (8 at 300 stimuli) and Cholesky blocks of 64, so that 2 and 4 workers really split the work
+    # tiles of 40 rows (8 at 300 stimuli), Cholesky blocks of 64 and feature blocks of 256, so that 2 and 4 workers
+    # really split the work
     monkeypatch.setattr(tiles, "TILE_ROWS", 40)
     monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 64)
+    monkeypatch.setattr(gram_module, "MIXED_BLOCK", 256)
     X, Y = SOURCES[source]()
     results = {}
     for threads, blas_threads in _THREAD_CHOICES:
@@ -110,6 +113,7 @@ def test_every_worker_count_gives_the_same_score(monkeypatch, metric, source):
 
     monkeypatch.setattr(tiles, "TILE_ROWS", 40)
     monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 48)
+    monkeypatch.setattr(gram_module, "MIXED_BLOCK", 256)
     X, Y = SOURCES[source](n=200, p=900)
     ids = [f"s{index}" for index in range(200)]
     objects = np.repeat(np.arange(8), 25).astype(str)

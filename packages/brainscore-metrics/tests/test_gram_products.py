@@ -10,19 +10,23 @@ import numpy as np
 import pytest
 
 import brainscore_metrics._gram as gram_module
+import brainscore_metrics.backend._numpy_gram as numpy_gram
 import brainscore_metrics.backend._numpy_tiles as tiles
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics.backend import get_backend
 from brainscore_metrics.backend.plan import ComputePlan
 
 
+@pytest.mark.parametrize("way", ["blocks", "panels"])
 @pytest.mark.parametrize("center", ["columns", "rows", "none"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("threads", [1, 3])
-def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, threads):
-    # several feature blocks and tiles of 7 rows on a small input
+def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, threads, way):
+    # several feature blocks and tiles of 7 rows on a small input; float32 products a block per task, or (no room
+    # for an n x n scratch) in row panels
     monkeypatch.setattr(tiles, "TILE_ROWS", 7)
     monkeypatch.setattr(gram_module, "MIXED_BLOCK", 64)
+    monkeypatch.setattr(numpy_gram, "BLOCK_SCRATCH_BYTES", 4 * 45 * 45 if way == "blocks" else 0)
     plan = ComputePlan(get_backend("numpy"), precision="mixed", threads=threads, block_bytes=8 * 45 * 50)
     rng = np.random.default_rng(7)
     X = (rng.normal(size=(45, 300)) * 0.5 + 20).astype(dtype)  # means 40x the spread
@@ -38,10 +42,14 @@ def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, th
     np.testing.assert_allclose(gram, expected, rtol=0, atol=tolerance * np.abs(expected).max())
 
 
+@pytest.mark.parametrize("way", ["blocks", "panels"])
 @pytest.mark.parametrize("precision", ["mixed", "float64"])
-def test_gram_bits_do_not_depend_on_the_workers(monkeypatch, precision):
-    # every tile is one single-threaded BLAS call whatever worker runs it: 1, 2 and 5 workers give the same bits
+def test_gram_bits_do_not_depend_on_the_workers(monkeypatch, precision, way):
+    # every tile (a row panel, or a feature block's syrk) is one single-threaded BLAS call whatever worker runs it,
+    # and the blocks are summed in their order: 1, 2 and 5 workers give the same bits (7 blocks of 100 features)
     monkeypatch.setattr(tiles, "TILE_ROWS", 16)
+    monkeypatch.setattr(gram_module, "MIXED_BLOCK", 100)
+    monkeypatch.setattr(numpy_gram, "BLOCK_SCRATCH_BYTES", 2 ** 20 if way == "blocks" else 0)
     rng = np.random.default_rng(11)
     X = np.maximum(rng.normal(size=(120, 700)), 0).astype(np.float32)
     numpy_backend = get_backend("numpy")
@@ -57,6 +65,17 @@ def test_plan_map_keeps_the_order_and_tiled_products_equal_numpy(monkeypatch):
     monkeypatch.setattr(tiles, "TILE_ROWS", 5)
     plan = ComputePlan(get_backend("numpy"), threads=3)
     assert plan.map(lambda value: value * value, range(20)) == [value * value for value in range(20)]
+    # imap: in order, never more than ``window`` calls started and not yet taken
+    started, taken = [], []
+
+    def square(value):
+        started.append(value)
+        return value * value
+
+    for result in plan.imap(square, range(20), 2):
+        assert len(started) - len(taken) <= 2
+        taken.append(result)
+    assert taken == [value * value for value in range(20)]
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(23, 9)), rng.normal(size=(9, 4))
     np.testing.assert_allclose(tiles.tiled_matmul(plan, a, b), a @ b, rtol=1e-13, atol=1e-13)

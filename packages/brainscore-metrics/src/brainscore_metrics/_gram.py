@@ -15,9 +15,10 @@ Precision (``precision=``):
   are summed in float64, so a rounding error stays within one block of :data:`MIXED_BLOCK` features
   instead of growing over all features. A float64 source is always multiplied in float64.
 
-Where the products run: the backend's ``stimulus_gram_blocks`` (numpy: tiles of rows, each one single-threaded BLAS
-call, on the plan's worker threads, so the bits do not depend on the number of workers; torch: one product per
-block). Everything else (precision, blocks, constant columns) is decided here, from the plan and the source.
+Where the products run: the backend's ``stimulus_gram_blocks`` (numpy, :mod:`brainscore_metrics.backend._numpy_gram`:
+a float32 block's ``syrk`` per task up to 2,048 stimuli, summed in block order, else tiles of rows; each one
+single-threaded BLAS call on the plan's worker threads, so the bits do not depend on the number of workers; torch: one
+product per block). Everything else (precision, blocks, constant columns) is decided here, from the plan and the source.
 
 Constant features: with ``center='columns'`` a feature that is constant over all stimuli centres to zero and adds
 exactly nothing to ``G`` (nor to any training block or cross block taken from it), so such columns are found in one

@@ -1,4 +1,5 @@
-"""numpy's tiled products: Gram matrices over feature blocks, row-tiled matrix products and row-block conversions.
+"""numpy's tiled products: Gram panels, row-tiled matrix products, row-block conversions and the tiled Cholesky
+factorisation and solve (the Gram matrix over feature blocks: :mod:`._numpy_gram`).
 
 Every product here is cut into tiles of a fixed size, each computed by one single-threaded BLAS call, and the tiles
 run on the plan's worker threads (:meth:`brainscore_metrics.backend.plan.ComputePlan.map`): the bits of every tile,
@@ -11,15 +12,11 @@ import functools
 
 import numpy as np
 
-__all__ = ["TILE_ROWS", "add_lower_products", "mirror_lower_triangle", "row_blocks", "rows_times",
-           "stimulus_gram_blocks", "tiled_matmul", "transpose_times"]
+__all__ = ["TILE_ROWS", "add_lower_products", "cholesky", "factor_solve", "mirror_lower_triangle", "row_blocks",
+           "rows_times", "tiled_matmul", "transpose_times"]
 
 #: rows per tile of a Gram product (a panel ``chunk[rows] chunk[:stop]'``) and of a row-tiled matrix product
 TILE_ROWS = 256
-
-
-def _width(columns) -> int:
-    return columns.stop - columns.start if isinstance(columns, slice) else len(columns)
 
 
 def add_lower_products(plan, gram: np.ndarray, chunk: np.ndarray) -> None:
@@ -49,64 +46,6 @@ def mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
         upper = np.triu_indices(stop - start, 1)
         diagonal[upper] = diagonal.T[upper]
         matrix[start:stop, stop:] = matrix[stop:, start:stop].T
-
-
-def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool) -> np.ndarray:
-    """``Z Z'`` over the column ``blocks`` of ``X`` centred by ``center`` (:func:`brainscore_metrics._gram.
-    stimulus_gram` decides the blocks and the precision), float64, symmetric.
-
-    Column means are taken block by block (each block is read while it is in cache); a float32 block is centred as
-    ``x - hi - lo`` (the float64 means as a float32 pair: ``x - hi`` is exact for x near the mean by Sterbenz's
-    lemma, ``- lo`` rounds once). Every block is written into one reused buffer, and the output's pages are written
-    once before the first product.
-
-    Parameters
-    ----------
-    plan : ComputePlan
-    X : ndarray or RowStack of shape (n, p), float32 or float64
-    blocks : list of slices or int index arrays
-    center : {'columns', 'rows', 'none'}
-    float32 : bool
-        Multiply float32 blocks (``'mixed'`` precision of a float32 source), else float64 ones.
-    """
-    n = X.shape[0]
-    gram = np.empty((n, n))  # its lower triangle accumulates the products
-    gram.fill(0.0)
-    widest = max((_width(columns) for columns in blocks), default=0)
-    dtype = np.float32 if float32 else np.float64
-    buffer = np.empty(n * widest, dtype=dtype)  # each block's centred values, reused
-    gather = isinstance(X, np.ndarray) and bool(blocks) and not isinstance(blocks[0], slice)
-    gathered = np.empty(n * widest, dtype=X.dtype) if gather else None  # kept columns of one block, reused
-    row_means = np.mean(X, axis=1, dtype=np.float64)[:, None] if center == "rows" else None
-    if float32 and row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
-        high = row_means.astype(np.float32)
-        low = (row_means - high).astype(np.float32)
-    for columns in blocks:
-        if gathered is None:
-            values = X[:, columns]
-        else:
-            values = np.take(X, columns, axis=1, out=gathered[:n * len(columns)].reshape(n, len(columns)))
-        if center == "none" and values.dtype == dtype:  # multiplied as it is: no copy
-            add_lower_products(plan, gram, values)
-            continue
-        chunk = buffer[:n * values.shape[1]].reshape(n, values.shape[1])
-        if center == "columns" and float32:
-            means = np.mean(values, axis=0, dtype=np.float64)
-            column_high = means.astype(np.float32)
-            np.subtract(values, column_high, out=chunk, dtype=np.float32)
-            chunk -= (means - column_high).astype(np.float32)
-        elif center == "columns":
-            np.subtract(values, np.mean(values, axis=0, dtype=np.float64), out=chunk, dtype=np.float64)
-        elif center == "rows" and float32:
-            np.subtract(values, high, out=chunk, dtype=np.float32)
-            chunk -= low
-        elif center == "rows":
-            np.subtract(values, row_means, out=chunk, dtype=np.float64)
-        else:
-            np.copyto(chunk, values, casting="same_kind")
-        add_lower_products(plan, gram, chunk)
-    mirror_lower_triangle(gram)
-    return gram
 
 
 def tiled_matmul(plan, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """numpy backend: the reference set of array functions used by the kernels, and numpy's fast paths (tiled products
-in :mod:`._numpy_tiles`, source views in :mod:`._numpy_sources`, LAPACK through scipy)."""
+in :mod:`._numpy_tiles`, the Gram matrix in :mod:`._numpy_gram`, source views in :mod:`._numpy_sources`, LAPACK through scipy)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import scipy.linalg
 from scipy.linalg import lapack
 from threadpoolctl import ThreadpoolController
 
+from brainscore_metrics.backend._numpy_gram import stimulus_gram_blocks  # noqa: F401 - part of the flat set
 from brainscore_metrics.backend._numpy_sources import (  # noqa: F401 - part of this backend's flat set of names
     RowStack,
     as_source,
@@ -20,7 +21,6 @@ from brainscore_metrics.backend._numpy_tiles import (  # noqa: F401 - part of th
     cholesky,
     factor_solve,
     rows_times,
-    stimulus_gram_blocks,
     transpose_times,
 )
 from brainscore_metrics.backend._numpy_tiles import tiled_matmul as matmul  # noqa: F401

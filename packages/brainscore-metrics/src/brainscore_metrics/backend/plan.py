@@ -28,8 +28,10 @@ No state is kept between calls: a plan lives for one call and decides nothing fr
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -111,6 +113,28 @@ class ComputePlan:
             return list(self.pool.map(function, items))
         with ThreadPoolExecutor(max_workers=min(self.threads, len(items)), thread_name_prefix=_WORKER_PREFIX) as pool:
             return list(pool.map(function, items))
+
+    def imap(self, function: Callable, items: Iterable, window: int | None = None) -> Iterator:
+        """``function(item)`` for each item, yielded in the items' order, the calls on the plan's worker threads with
+        at most ``window`` (default :attr:`threads`) of them started and not yet yielded: the next call starts when
+        the caller has taken a result, so a caller may hand each result's buffers back before they are needed again.
+        """
+        items = list(items)
+        if self.threads <= 1 or len(items) <= 1 or threading.current_thread().name.startswith(_WORKER_PREFIX):
+            for item in items:
+                yield function(item)
+            return
+        with contextlib.ExitStack() as stack:
+            pool = self.pool if self.pool is not None else stack.enter_context(
+                ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix=_WORKER_PREFIX))
+            waiting = iter(items)
+            started = collections.deque(pool.submit(function, item)
+                                        for item in itertools.islice(waiting, max(1, window or self.threads)))
+            while started:
+                result = started.popleft().result()
+                yield result
+                for item in itertools.islice(waiting, 1):
+                    started.append(pool.submit(function, item))
 
 
 def _available_cores() -> int:
