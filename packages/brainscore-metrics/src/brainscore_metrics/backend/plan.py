@@ -20,7 +20,10 @@ What is decided, and how
       (:mod:`brainscore_metrics._gram`). A fallback to float64 products is another plan
       (:meth:`ComputePlan.with_precision`, :func:`with_float64_retry`), never a changed one.
     * ``threads``: 1 below :data:`SMALL_PROBLEM_FLOPS` (workers buy nothing on small products), else the cores this
-      process may use. :func:`use_threads` fixes it for a block (tests force each choice with it).
+      process may use that no other process keeps busy at the call's entry (:func:`_idle_cores`: on a shared machine
+      a worker whose core is taken holds up every map until its tile is done; measured on the 2-core machine at load
+      3-5, one worker was as fast as two or faster). Values never depend on it, so reading the machine's load is
+      allowed here. :func:`use_threads` fixes it for a block (tests force each choice with it).
     * ``block_bytes``: scratch per block of converted or centred values (:data:`BLOCK_BYTES`).
 
 No state is kept between calls: a plan lives for one call and decides nothing from earlier ones.
@@ -144,6 +147,26 @@ def _available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _runnable_elsewhere() -> float:
+    """Threads that other work keeps runnable now: Linux's count of runnable threads (``/proc/loadavg``, 4th field,
+    which counts the thread reading it), else the 1-minute load average, else 0."""
+    try:
+        with open("/proc/loadavg") as handle:
+            return max(0.0, float(handle.read().split()[3].split("/")[0]) - 1)
+    except (OSError, IndexError, ValueError):
+        pass
+    try:
+        return os.getloadavg()[0]
+    except (OSError, AttributeError):
+        return 0.0
+
+
+def _idle_cores() -> int:
+    """The cores this process may use less those other runnable threads take, at least 1."""
+    cores = _available_cores()
+    return max(1, min(cores, int(cores - _runnable_elsewhere() + 0.5)))
+
+
 @contextlib.contextmanager
 def use_threads(threads: int) -> Iterator[None]:
     """Every plan made inside the block uses ``threads`` worker threads (context-local, restored on exit).
@@ -171,7 +194,8 @@ def compute_plan(backend=None, *arrays, precision: str = "mixed", flops: float =
         The call's inputs (to follow their array type).
     precision : {'mixed', 'float64'}, default='mixed'
     flops : float, default=0.0
-        An estimate of the call's floating-point operations: below :data:`SMALL_PROBLEM_FLOPS` one worker thread.
+        An estimate of the call's floating-point operations: below :data:`SMALL_PROBLEM_FLOPS` one worker thread, else
+        one per idle core (module docstring).
 
     Yields
     ------
@@ -180,7 +204,7 @@ def compute_plan(backend=None, *arrays, precision: str = "mixed", flops: float =
     xp = resolve_backend(backend, *arrays)
     threads = _forced_threads.get()
     if threads is None:
-        threads = 1 if flops < SMALL_PROBLEM_FLOPS else _available_cores()
+        threads = 1 if flops < SMALL_PROBLEM_FLOPS else _idle_cores()
     with contextlib.ExitStack() as stack:
         # the workers start when a map first needs them (ThreadPoolExecutor's own rule) and serve every map of the call
         pool = stack.enter_context(ThreadPoolExecutor(max_workers=threads, thread_name_prefix=_WORKER_PREFIX)) \
