@@ -15,6 +15,7 @@ from _representational import activations
 from threadpoolctl import threadpool_limits
 
 import brainscore_metrics._gram as gram_module
+import brainscore_metrics.backend._numpy_gram as numpy_gram
 import brainscore_metrics.backend._numpy_tiles as tiles
 from brainscore_metrics import arrays
 from brainscore_metrics.backend import ComputePlan, get_backend, use_threads
@@ -90,6 +91,7 @@ def test_every_worker_count_gives_the_same_bits(monkeypatch, source):
     # tiles of 40 rows (8 at 300 stimuli), Cholesky blocks of 64 and feature blocks of 256, so that 2 and 4 workers
     # really split the work
     monkeypatch.setattr(tiles, "TILE_ROWS", 40)
+    monkeypatch.setattr(numpy_gram, "PANEL_ROWS", 40)
     monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 64)
     monkeypatch.setattr(gram_module, "MIXED_BLOCK", 256)
     X, Y = SOURCES[source]()
@@ -112,6 +114,7 @@ def test_every_worker_count_gives_the_same_score(monkeypatch, metric, source):
     from brainscore_metrics import plugin
 
     monkeypatch.setattr(tiles, "TILE_ROWS", 40)
+    monkeypatch.setattr(numpy_gram, "PANEL_ROWS", 40)
     monkeypatch.setattr(tiles, "CHOLESKY_BLOCK", 48)
     monkeypatch.setattr(gram_module, "MIXED_BLOCK", 256)
     X, Y = SOURCES[source](n=200, p=900)

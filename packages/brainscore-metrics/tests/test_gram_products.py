@@ -25,6 +25,7 @@ def test_block_products_equal_the_float64_product(monkeypatch, center, dtype, th
     # several feature blocks and tiles of 7 rows on a small input; float32 products a block per task, or (no room
     # for an n x n scratch) in row panels
     monkeypatch.setattr(tiles, "TILE_ROWS", 7)
+    monkeypatch.setattr(numpy_gram, "PANEL_ROWS", 7)
     monkeypatch.setattr(gram_module, "MIXED_BLOCK", 64)
     monkeypatch.setattr(numpy_gram, "BLOCK_SCRATCH_BYTES", 4 * 45 * 45 if way == "blocks" else 0)
     plan = ComputePlan(get_backend("numpy"), precision="mixed", threads=threads, block_bytes=8 * 45 * 50)
@@ -48,6 +49,7 @@ def test_gram_bits_do_not_depend_on_the_workers(monkeypatch, precision, way):
     # every tile (a row panel, or a feature block's syrk) is one single-threaded BLAS call whatever worker runs it,
     # and the blocks are summed in their order: 1, 2 and 5 workers give the same bits (7 blocks of 100 features)
     monkeypatch.setattr(tiles, "TILE_ROWS", 16)
+    monkeypatch.setattr(numpy_gram, "PANEL_ROWS", 16)
     monkeypatch.setattr(gram_module, "MIXED_BLOCK", 100)
     monkeypatch.setattr(numpy_gram, "BLOCK_SCRATCH_BYTES", 2 ** 20 if way == "blocks" else 0)
     rng = np.random.default_rng(11)

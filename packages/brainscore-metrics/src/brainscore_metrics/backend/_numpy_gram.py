@@ -24,10 +24,12 @@ import numpy as np
 
 from brainscore_metrics.backend._numpy_tiles import add_lower_products, mirror_lower_triangle
 
-__all__ = ["BLOCK_SCRATCH_BYTES", "stimulus_gram_blocks"]
+__all__ = ["BLOCK_SCRATCH_BYTES", "FLIGHT_BYTES", "PANEL_ROWS", "stimulus_gram_blocks"]
 
 #: largest n x n float32 scratch of one block's product for the block-per-task way (16 MiB: n up to 2,048)
 BLOCK_SCRATCH_BYTES = 16 * 2 ** 20
+#: rows per panel of the row-panel way
+PANEL_ROWS = 512
 #: scratch of all blocks in flight together, at most (at least two blocks are in flight with two or more workers)
 FLIGHT_BYTES = 64 * 2 ** 20
 
@@ -141,6 +143,6 @@ def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool) -> n
     gram.fill(0.0)
     buffers = centring.buffers(max((_width(columns) for columns in blocks), default=0))
     for columns in blocks:
-        add_lower_products(plan, gram, centring.centred(columns, buffers))
+        add_lower_products(plan, gram, centring.centred(columns, buffers), PANEL_ROWS)
     mirror_lower_triangle(gram)
     return gram

@@ -19,22 +19,23 @@ __all__ = ["TILE_ROWS", "add_lower_products", "cholesky", "factor_solve", "mirro
 TILE_ROWS = 256
 
 
-def add_lower_products(plan, gram: np.ndarray, chunk: np.ndarray) -> None:
-    """``gram += chunk chunk'`` on the lower triangle and the diagonal blocks of :data:`TILE_ROWS` (C-ordered float64
-    ``gram``; float32 or float64 ``chunk`` of shape (n, k)): one panel ``chunk[rows] chunk[:start]'`` plus the
-    diagonal block's ``syrk`` per tile, so the multiply-adds of one ``syrk`` and no n x n temporary."""
+def add_lower_products(plan, gram: np.ndarray, chunk: np.ndarray, rows: int | None = None) -> None:
+    """``gram += chunk chunk'`` on the lower triangle and the diagonal blocks of ``rows`` (default :data:`TILE_ROWS`;
+    C-ordered float64 ``gram``; float32 or float64 ``chunk`` of shape (n, k)): one panel ``chunk[rows] chunk[:start]'``
+    plus the diagonal block's ``syrk`` per tile, so the multiply-adds of one ``syrk`` and no n x n temporary."""
     n = gram.shape[0]
+    rows = rows or TILE_ROWS
 
     def panel(start: int) -> None:
-        stop = min(start + TILE_ROWS, n)
-        rows = chunk[start:stop]
+        stop = min(start + rows, n)
+        part = chunk[start:stop]
         if start:
             lower = gram[start:stop, :start]
-            np.add(lower, rows @ chunk[:start].T, out=lower)
+            np.add(lower, part @ chunk[:start].T, out=lower)
         diagonal = gram[start:stop, start:stop]
-        np.add(diagonal, rows @ rows.T, out=diagonal)  # numpy hands ``a @ a.T`` to BLAS syrk
+        np.add(diagonal, part @ part.T, out=diagonal)  # numpy hands ``a @ a.T`` to BLAS syrk
 
-    plan.map(panel, reversed(range(0, n, TILE_ROWS)))  # the widest panels first: the workers finish together
+    plan.map(panel, reversed(range(0, n, rows)))  # the widest panels first: the workers finish together
 
 
 def mirror_lower_triangle(matrix: np.ndarray, block: int = 256) -> None:
