@@ -92,8 +92,9 @@ def transpose_times(plan, X, U) -> np.ndarray:
 
 
 #: rows and columns of a diagonal block of the tiled Cholesky factorisation (:func:`cholesky`); smaller matrices (at
-#: most two blocks) are factorised by one LAPACK call
-CHOLESKY_BLOCK = 256
+#: most two blocks) are factorised by one LAPACK call. 512: on one worker at 3,200 rows within 1.3x of LAPACK's own
+#: potrf on one thread (256: 1.8x)
+CHOLESKY_BLOCK = 512
 #: right-hand columns per tile of :func:`factor_solve`
 SOLVE_COLUMNS = 32
 
@@ -145,11 +146,12 @@ def cholesky(plan, a: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
 
 
 def _cholesky_panel(factor: np.ndarray, diagonal: np.ndarray, block: slice, row: int) -> None:
-    """``L[rows, block] = A[rows, block] L_bb^-T`` for the rows of one tile."""
-    from scipy.linalg import solve_triangular
+    """``L[rows, block] = A[rows, block] L_bb^-T`` for the rows of one tile (BLAS ``trsm`` from the right)."""
+    from scipy.linalg import blas
 
     rows = slice(row, min(row + TILE_ROWS, factor.shape[0]))
-    factor[rows, block] = solve_triangular(diagonal, factor[rows, block].T, lower=True, check_finite=False).T
+    factor[rows, block] = blas.dtrsm(1.0, diagonal, np.array(factor[rows, block], order="F"), side=1, lower=1,
+                                     trans_a=1, overwrite_b=1)
 
 
 def _cholesky_update(factor: np.ndarray, below: np.ndarray, stop: int, column: int) -> None:
