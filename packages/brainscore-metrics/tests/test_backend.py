@@ -174,7 +174,8 @@ def test_a_plan_runs_blas_on_one_thread_and_decides_its_workers_from_the_size():
         assert blas_threads() == before
         with compute_plan("numpy", flops=SMALL_PROBLEM_FLOPS * 10) as large:
             assert blas_threads() == {1}  # large problems too: their workers run single-threaded tiles
-            assert large.threads == len(__import__("os").sched_getaffinity(0))
+            # one worker per idle core (test_compute_plan.py::test_a_large_call_takes_one_worker_per_idle_core)
+            assert 1 <= large.threads <= len(__import__("os").sched_getaffinity(0))
         with use_threads(3), compute_plan("numpy", flops=0) as forced:
             assert forced.threads == 3
         assert blas_threads() == before

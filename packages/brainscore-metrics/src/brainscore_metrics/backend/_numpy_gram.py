@@ -28,7 +28,7 @@ __all__ = ["BLOCK_SCRATCH_BYTES", "FLIGHT_BYTES", "PANEL_ROWS", "stimulus_gram_b
 
 #: largest n x n float32 scratch of one block's product for the block-per-task way (16 MiB: n up to 2,048)
 BLOCK_SCRATCH_BYTES = 16 * 2 ** 20
-#: rows per panel of the row-panel way
+#: rows per panel of float32 products in the row-panel way (float64 products: half as many)
 PANEL_ROWS = 512
 #: scratch of all blocks in flight together, at most (at least two blocks are in flight with two or more workers)
 FLIGHT_BYTES = 64 * 2 ** 20
@@ -142,7 +142,8 @@ def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool) -> n
     gram = np.empty((n, n))  # its lower triangle accumulates the products
     gram.fill(0.0)
     buffers = centring.buffers(max((_width(columns) for columns in blocks), default=0))
+    rows = PANEL_ROWS if float32 else max(1, PANEL_ROWS // 2)  # the same bytes per panel of float64 products
     for columns in blocks:
-        add_lower_products(plan, gram, centring.centred(columns, buffers), PANEL_ROWS)
+        add_lower_products(plan, gram, centring.centred(columns, buffers), rows)
     mirror_lower_triangle(gram)
     return gram
