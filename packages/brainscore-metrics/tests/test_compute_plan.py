@@ -241,9 +241,10 @@ def test_fit_and_cross_predict_take_the_same_products(monkeypatch, regression, p
     np.testing.assert_allclose(fitted, crossed, rtol=tolerance, atol=tolerance * np.abs(crossed).max())
 
 
-@pytest.mark.parametrize("cores, elsewhere, expected", [(2, 0.0, 2), (2, 0.4, 2), (2, 1.0, 1), (2, 5.0, 1),
-                                                       (16, 4.0, 12), (16, 0.0, 16), (1, 0.0, 1)])
-def test_a_large_call_takes_one_worker_per_idle_core(monkeypatch, cores, elsewhere, expected):
+@pytest.mark.parametrize("cores, elsewhere, pressure, expected", [
+    (2, 0.0, 0.0, 2), (2, 0.4, 0.0, 2), (2, 1.0, 0.0, 1), (2, 5.0, 0.0, 1), (16, 4.0, 0.0, 12), (16, 0.0, 0.0, 16),
+    (1, 0.0, 0.0, 1), (2, 0.0, 0.3, 1), (2, 0.0, 0.2, 2), (16, 1.0, 0.25, 12), (16, 6.0, 0.25, 10)])
+def test_a_large_call_takes_one_worker_per_idle_core(monkeypatch, cores, elsewhere, pressure, expected):
     # the worker count follows the cores that no other runnable thread takes at the call's entry (values never
     # depend on it: the tests above); small calls take one worker
     from brainscore_metrics.backend import compute_plan
@@ -251,6 +252,7 @@ def test_a_large_call_takes_one_worker_per_idle_core(monkeypatch, cores, elsewhe
 
     monkeypatch.setattr(plan_module, "_available_cores", lambda: cores)
     monkeypatch.setattr(plan_module, "_runnable_elsewhere", lambda: elsewhere)
+    monkeypatch.setattr(plan_module, "_cpu_pressure", lambda: pressure)
     with compute_plan("numpy", flops=1e12) as plan:
         assert plan.threads == expected
     with compute_plan("numpy", flops=1e6) as plan:
@@ -261,4 +263,5 @@ def test_the_runnable_count_is_read_without_error():
     from brainscore_metrics.backend import plan as plan_module
 
     assert plan_module._runnable_elsewhere() >= 0.0
+    assert 0.0 <= plan_module._cpu_pressure() <= 1.0
     assert 1 <= plan_module._idle_cores() <= plan_module._available_cores()
