@@ -20,14 +20,24 @@ process, which loads nothing. Models or benchmarks without ``feature_count`` / `
 from __future__ import annotations
 
 import os
+import re
 import sys
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from brainscore_core.errors import MemoryBudgetError
 
 __all__ = ["MemoryBudgetError", "PairEstimate", "benchmark_region", "benchmark_shape", "estimate_from_shapes",
-           "estimate_pair", "format_bytes", "memory_budget", "model_shape", "resident_bytes"]
+           "estimate_pair", "estimates_from_shapes", "format_bytes", "job_memory", "memory_budget", "model_shape",
+           "parse_size", "resident_bytes"]
+
+TERMINATE_FRACTION = 0.95
+"""Dask's nanny restarts a worker above this fraction of its memory limit (``distributed.worker.memory.terminate``)."""
+WORKER_OVERHEAD_BYTES = 256 * 2**20
+"""What a Dask worker process holds beyond the planning process (distributed, its comms)."""
+DEFAULT_JOB_BYTES = 4 * 2**30
+"""A Slurm job's memory when no pair of the grid has an estimate."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,17 @@ def format_bytes(count: float) -> str:
     return f"{count:.1f} GB"
 
 
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """Bytes of ``'5GB'``, ``'500 MB'``, ``'1.5g'``, ``'2GiB'``, ``'1024'`` (powers of 1024); ValueError otherwise."""
+    match = _SIZE.match(str(text))
+    if not match:
+        raise ValueError(f"{text!r} is not a size (examples: 500MB, 5GB, 1.5TB)")
+    return int(float(match.group(1)) * 1024 ** " kmgt".index(match.group(2).lower() or " "))
+
+
 def resident_bytes() -> int:
     """This process's resident set size (Linux ``/proc/self/statm``; 0 where unavailable)."""
     try:
@@ -69,14 +90,14 @@ def resident_bytes() -> int:
 
 
 def memory_budget() -> int | None:
-    """The memory this process may use: its Dask worker's ``memory_limit`` when it is one, else the machine's
-    physical memory (None where unknown)."""
+    """The memory this process may use: :data:`TERMINATE_FRACTION` of its Dask worker's ``memory_limit`` when it is
+    one (above it the nanny restarts the worker), else the machine's physical memory (None where unknown)."""
     distributed = sys.modules.get("distributed")  # a worker has imported it; importing it here would cost 0.5 s
     if distributed is not None:
         try:
             limit = distributed.get_worker().memory_manager.memory_limit
-            if limit:
-                return int(limit)
+            if limit:  # the nanny restarts the worker above this fraction of its limit
+                return int(limit * TERMINATE_FRACTION)
         except (ValueError, AttributeError):
             pass
     try:
@@ -105,6 +126,36 @@ def estimate_pair(model: Any, benchmark: Any) -> PairEstimate | None:
     if not callable(count) or not callable(features):
         return None
     return estimate_from_shapes(count(), features(benchmark_region(benchmark)), resident_bytes())
+
+
+def estimates_from_shapes(pairs: Iterable[tuple[str, str]], benchmark_shapes: dict[str, dict],
+                          model_shapes: dict[str, dict]) -> dict[tuple[str, str], PairEstimate | None]:
+    """Each pair's estimate from what :func:`benchmark_shape` and :func:`model_shape` reported (with the resident
+    memory before loading, ``before_bytes``, and what loading took, ``loaded_bytes``): the baseline is the larger
+    ``before`` plus both loads. None for a pair whose model or benchmark gave no shape (it failed to load)."""
+    estimates: dict[tuple[str, str], PairEstimate | None] = {}
+    for model, benchmark in pairs:
+        model_info, benchmark_info = model_shapes.get(model) or {}, benchmark_shapes.get(benchmark) or {}
+        if not model_info or not benchmark_info:
+            estimates[(model, benchmark)] = None
+            continue
+        baseline = (max(model_info["before_bytes"], benchmark_info["before_bytes"]) + model_info["loaded_bytes"]
+                    + benchmark_info["loaded_bytes"])
+        estimates[(model, benchmark)] = estimate_from_shapes(
+            benchmark_info["stimulus_count"], model_info["feature_counts"].get(benchmark_info["region"]), baseline)
+    return estimates
+
+
+def job_memory(estimates: Iterable[PairEstimate | None]) -> int:
+    """The memory of a job (a worker's limit) that runs every pair of ``estimates``: the largest estimate over
+    :data:`TERMINATE_FRACTION` plus :data:`WORKER_OVERHEAD_BYTES`, rounded up to 256 MiB; :data:`DEFAULT_JOB_BYTES`
+    when no pair has an estimate."""
+    peaks = [estimate.peak_bytes for estimate in estimates if estimate is not None]
+    if not peaks:
+        return DEFAULT_JOB_BYTES
+    need = max(peaks) / TERMINATE_FRACTION + WORKER_OVERHEAD_BYTES
+    step = 256 * 2**20
+    return int(-(-need // step) * step)
 
 
 def benchmark_shape(benchmark: Any) -> dict[str, Any]:
