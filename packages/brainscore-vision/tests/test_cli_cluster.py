@@ -51,9 +51,10 @@ def _run(code: str, tmp_path, **environment) -> subprocess.CompletedProcess:
                           timeout=300, check=False, cwd=tmp_path)
 
 
-def test_dry_run_offline_builds_no_model_and_marks_those_needing_weights(tmp_path, kriegeskorte_raw):
-    """alexnet needs downloaded weights; offline (every connection refused) the dry run still plans it, marks it, and
-    neither imports torch (no model is built) nor writes a weights file."""
+def test_dry_run_offline_marks_models_needing_weights_and_estimates_the_ready_ones(tmp_path, kriegeskorte_raw):
+    """alexnet needs downloaded weights; offline (every connection refused) the dry run still plans it and marks it,
+    without building it (no estimate) or writing a weights file. pixels is ready: built for its shapes, its memory
+    estimate is shown against this process's limit."""
     result = _run("""
         import socket, sys
         def offline(*args, **kwargs):
@@ -63,18 +64,20 @@ def test_dry_run_offline_builds_no_model_and_marks_those_needing_weights(tmp_pat
         from brainscore_vision.cli import main
         status = main(["score", "--model", "alexnet", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm",
                        "--no-store", "--dry-run"])
-        print("torch imported:", "torch" in sys.modules)
         sys.exit(status)
     """, tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "dry run of 2 pair(s): 2 model(s) x 1 benchmark(s); no model is built, nothing is downloaded " \
-                       "or scored"
+    assert lines[0] == "dry run of 2 pair(s): 2 model(s) x 1 benchmark(s); nothing is downloaded or scored"
+    assert lines[1].startswith("memory preflight: each pair's estimated peak against ") and "this process" in lines[1]
     alexnet = next(line for line in lines if line.startswith("  alexnet on"))
     assert "model NEEDS WEIGHTS: downloaded on first use from https://download.pytorch.org/models/alexnet" in alexnet
-    assert next(line for line in lines if line.startswith("  pixels on")).endswith(": score")
+    assert "memory" not in alexnet  # not built: no shapes
+    pixels = next(line for line in lines if line.startswith("  pixels on"))
+    # the 92 images; model-tools' pixels model records each image at 64 x 64 RGB: 12,288 features
+    assert ": score; memory estimated peak " in pixels and "(92 stimuli x 12,288 features" in pixels, pixels
+    assert "REFUSED" not in pixels
     assert "1 pair(s) need something before they can run here" in result.stdout
-    assert "torch imported: False" in result.stdout
     assert not list((tmp_path / "brainscore_home").rglob("*.pth")) and not (tmp_path / "torch").exists()
 
 

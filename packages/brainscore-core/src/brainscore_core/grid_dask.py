@@ -99,7 +99,10 @@ class DaskRun:
         watch = _JobWatch(owned, client, self.on_jobs, self._event, total=len(pairs))
         try:
             while futures:
-                done, _ = wait(list(futures), timeout=1.0, return_when="FIRST_COMPLETED")
+                try:
+                    done, _ = wait(list(futures), timeout=1.0, return_when="FIRST_COMPLETED")
+                except TimeoutError:  # nothing finished within the second: look at the jobs, wait again
+                    done = set()
                 for future in done:
                     pair = futures.pop(future)
                     again = self._settle(client, owned, future, pair, losses, out_of_memory, defer_oom)
