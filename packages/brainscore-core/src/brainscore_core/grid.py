@@ -179,8 +179,8 @@ def _owned_cluster(cluster: str | None, jobs: int | None, options: Mapping[str, 
     from brainscore_core.slurm_cluster import SlurmJobs, check_slurm, slurm_settings
 
     settings = slurm_settings(options)
-    check_slurm(settings.get("partition"))  # in seconds, before the plan loads anything
+    partition = check_slurm(settings.get("partition"))  # in seconds, before the plan loads anything
     memory = settings.get("memory")
     if memory is None:
         memory = job_memory(preflight(domain, pairs).values())
-    return SlurmJobs(max(1, int(jobs or 1)), int(memory), settings)
+    return SlurmJobs(max(1, int(jobs or 1)), int(memory), settings, partition)

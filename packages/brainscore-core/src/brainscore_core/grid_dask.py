@@ -56,6 +56,7 @@ class DaskRun:
         self.on_event = on_event
         self.on_jobs = on_jobs
         self.retries = retries
+        self.earlier: dict[tuple[str, str], dict] = {}  # why a pair runs again (kept in its row's provenance)
 
     # -- the run ------------------------------------------------------------------------------------------------
     def run(self, pairs: Sequence[tuple[str, str]], keep: Sequence[bool], *, client: Any = None,
@@ -66,11 +67,11 @@ class DaskRun:
                 self._event({"kind": "jobs_submitted", "description": owned.describe()})
                 client = owned.start()
             retry = self._run_on(client, pairs, keep, owned, defer_oom=owned is not None)
-            if retry:
-                self._with_more_memory(retry, owned)
         finally:
             if owned is not None:
-                owned.close()
+                owned.close()  # before larger jobs are asked for: the allocation is free for them
+        if retry:
+            self._with_more_memory(retry, owned)
 
     def _run_on(self, client: Any, pairs: Sequence[tuple[str, str]], keep: Sequence[bool], owned: Any,
                 defer_oom: bool) -> list[tuple[tuple[str, str], str, dict | None]]:
@@ -91,7 +92,8 @@ class DaskRun:
             return client.submit(score_task, self.domain, model, benchmark, self.url, self.rescore, None,
                                  rescored_since=self.started, events=topic, keep_model=keep_model, pure=False,
                                  retries=self.retries, key=f"score-{model}-{benchmark}-{time.time_ns()}",
-                                 resources=resources.get(pair), defer_oom=defer_oom)
+                                 resources=resources.get(pair), defer_oom=defer_oom,
+                                 earlier=self.earlier.get(pair))
 
         futures = {submit(pair, keeps[pair]): pair for pair in pairs}
         losses: Counter = Counter()
@@ -106,6 +108,7 @@ class DaskRun:
                 for future in done:
                     pair = futures.pop(future)
                     again = self._settle(client, owned, future, pair, losses, out_of_memory, defer_oom)
+                    future.release()  # its result is recorded: a lost worker must not make Dask compute it again
                     if again:
                         futures[submit(pair, False)] = pair
                 if watch.all_jobs_ended(len(futures)):
@@ -164,11 +167,15 @@ class DaskRun:
             for pair, reason, row in retry:
                 self._store_loss(pair, "oom", f"{reason}; not run again: {why}", row)
             return
+        self.earlier = {pair: {"failure_kind": "oom", "reason": reason, "job_memory_bytes": owned.memory_bytes}
+                        for pair, reason, _ in retry}
         try:
+            self._event({"kind": "jobs_submitted", "description": larger.describe()})
             client = larger.start()
             self._run_on(client, [pair for pair, _, _ in retry], [False] * len(retry), larger, defer_oom=False)
         finally:
             larger.close()
+            self.earlier = {}
 
     # -- rows the grid stores itself ----------------------------------------------------------------------------
     def _store_loss(self, pair: tuple[str, str], kind: str, reason: str, row: dict | None = None) -> None:

@@ -92,7 +92,7 @@ class _Attempt:
 def score_task(domain: Any, model_identifier: str, benchmark_identifier: str, store_url: str | None,
                rescore: bool = False, budget_bytes: int | None = None,
                rescored_since: str | None = None, events: str | None = None, keep_model: bool = False, *,
-               defer_oom: bool = False) -> dict[str, Any]:
+               defer_oom: bool = False, earlier: dict[str, Any] | None = None) -> dict[str, Any]:
     """One pair, start to end, in whatever process runs it; returns a plain dict (:func:`result_of`).
 
     ``domain``: the :class:`~brainscore_core.plugins.Domain` that loads the pair (or its entry-point group).
@@ -108,14 +108,15 @@ def score_task(domain: Any, model_identifier: str, benchmark_identifier: str, st
     skips the pair instead of storing it twice. ``events``: the Dask event topic of the run; on a worker, the pair's
     start, progress bars and notices go there (:mod:`brainscore_core.grid_events`). ``defer_oom``: a pair that ran
     out of memory (not one the preflight refused) is returned unstored with ``retry_memory=True``, for the grid to
-    run again with more memory.
+    run again with more memory. ``earlier``: why the pair runs again (a failure of an earlier attempt), kept in the
+    row's provenance (``earlier_attempt``).
     """
     with worker_reporting(events, model_identifier, benchmark_identifier), pair_scope():
         domain = domain_of(domain)
         store = ResultStore(store_url) if store_url is not None else None
         try:
             first = _attempt(domain, model_identifier, benchmark_identifier, store, rescore, budget_bytes,
-                             rescored_since, keep_model)
+                             rescored_since, keep_model, earlier)
             if first.error is None:
                 return first.result
             kind, final = error_kind(first.error), first
@@ -123,7 +124,7 @@ def score_task(domain: Any, model_identifier: str, benchmark_identifier: str, st
                 release_models()
                 report_stage("trying the pair again after an error")
                 final = _attempt(domain, model_identifier, benchmark_identifier, store, rescore, budget_bytes,
-                                 rescored_since, keep_model)
+                                 rescored_since, keep_model, earlier)
                 if final.error is None:
                     return final.result
                 kind = error_kind(final.error) or classify_repeat(
@@ -140,11 +141,12 @@ def score_task(domain: Any, model_identifier: str, benchmark_identifier: str, st
 
 
 def _attempt(domain: Any, model_identifier: str, benchmark_identifier: str, store: ResultStore | None,
-             rescore: bool, budget_bytes: int | None, rescored_since: str | None, keep_model: bool) -> _Attempt:
+             rescore: bool, budget_bytes: int | None, rescored_since: str | None, keep_model: bool,
+             earlier: dict[str, Any] | None) -> _Attempt:
     loaded: dict[str, Any] = {}
     try:
         return _run(domain, model_identifier, benchmark_identifier, store, rescore, budget_bytes, rescored_since,
-                    loaded)
+                    loaded, earlier)
     finally:
         if keep_model and "model" in loaded:
             _hold_model(domain, model_identifier, loaded["model"])
@@ -152,7 +154,8 @@ def _attempt(domain: Any, model_identifier: str, benchmark_identifier: str, stor
 
 
 def _run(domain: Any, model_identifier: str, benchmark_identifier: str, store: ResultStore | None, rescore: bool,
-         budget_bytes: int | None, rescored_since: str | None, loaded: dict[str, Any]) -> _Attempt:
+         budget_bytes: int | None, rescored_since: str | None, loaded: dict[str, Any],
+         earlier: dict[str, Any] | None) -> _Attempt:
     start = time.perf_counter()
     ids = {"model_identifier": model_identifier, "benchmark_identifier": benchmark_identifier}
     try:
@@ -184,7 +187,9 @@ def _run(domain: Any, model_identifier: str, benchmark_identifier: str, store: R
                                     "PCAReduction) or give the worker more memory")
         return _Attempt(row=failure_row(refusal, elapsed_s=time.perf_counter() - start, **pair), error=refusal,
                         refused=True)
-    provenance = {"memory_estimate": estimate.as_dict()} if estimate is not None else None
+    provenance = {"memory_estimate": estimate.as_dict()} if estimate is not None else {}
+    if earlier:
+        provenance["earlier_attempt"] = dict(earlier)
     report_stage("scoring")
     _, row, error = run_pair(model, benchmark, digest=digest, provenance=provenance, **ids)
     if error is not None:

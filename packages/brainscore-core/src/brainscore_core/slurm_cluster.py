@@ -53,34 +53,46 @@ INSTALL = "pip install -c constraints.txt './packages/brainscore-core[slurm]' (f
 _CLOSE_TIMEOUT_S = 60.0
 
 
+def _checked(options: Mapping[str, Any], where: str) -> dict[str, Any]:
+    checked = {}
+    for key, value in options.items():
+        kind = SLURM_KEYS.get(key)
+        if kind is None:
+            raise SettingsError(f"{where} has no key {key!r}; known: {', '.join(SLURM_KEYS)}")
+        if key == "memory" and isinstance(value, int) and not isinstance(value, bool):
+            checked[key] = value  # bytes
+            continue
+        if not isinstance(value, kind) or (kind is list and not all(isinstance(item, str) for item in value)):
+            wanted = "a list of strings" if kind is list else f"a {kind.__name__}"
+            raise SettingsError(f"{where}: {key} must be {wanted}, got {value!r}")
+        checked[key] = value
+    if isinstance(checked.get("memory"), str):
+        try:
+            checked["memory"] = parse_size(checked["memory"])
+        except ValueError as error:
+            raise SettingsError(f"{where}: memory: {error}") from None
+    return checked
+
+
 def slurm_settings(overrides: Mapping[str, Any] | None = None, *, path: Any = None) -> dict[str, Any]:
-    """The ``[cluster.slurm]`` table of the settings file, checked, with ``overrides`` (None values ignored) on top.
+    """The ``[cluster.slurm]`` table of the settings file, checked, with ``overrides`` (None values ignored) on top;
+    ``memory`` in bytes (given as bytes or as ``'32GB'``).
 
     Raises
     ------
     SettingsError
-        An unknown key or a value of the wrong kind; the message names the file, the key and the known keys.
+        An unknown key or a value of the wrong kind; the message names the file (or the arguments), the key and the
+        known keys.
     """
     from brainscore_core.config import read_settings, settings_path
 
     where = path if path is not None else settings_path()
     table = read_settings(where).get("cluster", {})
     table = table.get("slurm", {}) if isinstance(table, dict) else {}
-    options = {**(table if isinstance(table, dict) else {}),
-               **{key: value for key, value in (overrides or {}).items() if value is not None}}
-    for key, value in options.items():
-        kind = SLURM_KEYS.get(key)
-        if kind is None:
-            raise SettingsError(f"{where}: [cluster.slurm] has no key {key!r}; known: {', '.join(SLURM_KEYS)}")
-        if not isinstance(value, kind) or (kind is list and not all(isinstance(item, str) for item in value)):
-            raise SettingsError(f"{where}: [cluster.slurm] {key} must be {'a list of strings' if kind is list else kind.__name__}, "
-                                f"got {value!r}")
-    if "memory" in options:
-        try:
-            options["memory"] = parse_size(options["memory"])
-        except ValueError as error:
-            raise SettingsError(f"{where}: [cluster.slurm] memory: {error}") from None
-    return options
+    if not isinstance(table, dict):
+        raise SettingsError(f"{where}: [cluster.slurm] must be a table, got {table!r}")
+    given = {key: value for key, value in (overrides or {}).items() if value is not None}
+    return {**_checked(table, f"{where} [cluster.slurm]"), **_checked(given, "the Slurm options given")}
 
 
 def _command(arguments: list[str]) -> str:
@@ -108,6 +120,10 @@ def check_slurm(partition: str | None = None) -> dict[str, Any]:
     ClusterUnavailableError
         No dask-jobqueue, no Slurm commands, a controller that does not answer, an unknown or down partition.
     """
+    for command in ("sbatch", "sinfo"):
+        if shutil.which(command) is None:
+            raise ClusterUnavailableError(f"no Slurm here: {command!r} is not on PATH (run on a Slurm cluster's login "
+                                          "node, or install Slurm)")
     try:
         import dask_jobqueue  # noqa: F401
     except ImportError:
@@ -148,15 +164,18 @@ class SlurmJobs:
         Memory of each job, the worker's memory limit.
     options : mapping, optional
         :func:`slurm_settings` (partition, account, walltime, cores, ...); its ``memory`` is ignored here.
+    partition : mapping, optional
+        What :func:`check_slurm` said of the partition (checked again at :meth:`start`).
     """
 
-    def __init__(self, jobs: int, memory_bytes: int, options: Mapping[str, Any] | None = None):
+    def __init__(self, jobs: int, memory_bytes: int, options: Mapping[str, Any] | None = None,
+                 partition: Mapping[str, Any] | None = None):
         self.jobs = jobs
         self.memory_bytes = memory_bytes
         self.options = dict(options or {})
         self.client: Any = None
         self.cluster: Any = None
-        self.partition: dict[str, Any] = {}
+        self.partition: dict[str, Any] = dict(partition or {})
         self.job_name = f"brainscore-{uuid.uuid4().hex[:8]}"
         self._job_of_worker: dict[str, str] = {}
 
@@ -245,7 +264,7 @@ class SlurmJobs:
         if largest and memory > largest:
             return None, (f"{format_bytes(memory)} per job exceeds the largest node of partition "
                           f"{self.partition.get('partition')!r} ({format_bytes(largest)})")
-        return SlurmJobs(min(self.jobs, jobs), memory, self.options), f"jobs of {format_bytes(memory)}"
+        return SlurmJobs(min(self.jobs, jobs), memory, self.options, self.partition), f"jobs of {format_bytes(memory)}"
 
     def close(self) -> None:
         """Close the client and the cluster, cancel every job of this grid, and wait until Slurm lists none."""
