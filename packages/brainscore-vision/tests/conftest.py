@@ -55,7 +55,8 @@ def local_slurm():
     Node: 2 CPUs, 4 GB (a shared machine: the tests' jobs stay small)."""
     if os.environ.get("BRAINSCORE_SLURM_TESTS") != "1":
         pytest.skip("Slurm tests run in `nox -s slurm` (BRAINSCORE_SLURM_TESTS=1), which starts a one-node Slurm")
-    from brainscore_core.local_slurm import local_slurm as start, slurm_missing
+    from brainscore_core.local_slurm import local_slurm as start
+    from brainscore_core.local_slurm import slurm_missing
 
     missing = slurm_missing()
     if missing:
