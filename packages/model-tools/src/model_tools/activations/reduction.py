@@ -5,7 +5,6 @@ Layers with at most ``n_components`` features are left untouched (as the referen
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import numpy as np
@@ -58,35 +57,52 @@ class RandomProjection:
         return features.to(self.matrix(features.shape[1]).dtype) @ self.matrix(features.shape[1])
 
 
-def _mapping_of(array: Any) -> Any:
-    """The ``mmap.mmap`` behind a numpy memory map (or a view of one), else None."""
-    import mmap
+def _file_of(array: Any) -> tuple[str, int] | None:
+    """``(file, byte offset of element [0, 0])`` of a 2-d array that is a numpy memory map (or a view of one) whose
+    rows are contiguous, else None."""
+    base = array
+    while base is not None and not isinstance(base, np.memmap):
+        base = getattr(base, "base", None)
+    if base is None or getattr(base, "filename", None) is None or array.ndim != 2 or (
+            array.shape[1] > 1 and array.strides[1] != array.itemsize):
+        return None
+    start = array.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return str(base.filename), int(base.offset) + int(start)
 
-    while array is not None:
-        if isinstance(array, mmap.mmap):
-            return array
-        found = getattr(array, "_mmap", None)
-        if isinstance(found, mmap.mmap):
-            return found
-        array = getattr(array, "base", None)
-    return None
 
+def _column_blocks(features: Any, step: int):
+    """Blocks of ``step`` columns of ``features`` as float32/float64 arrays of shape (n, <= step). A memory-mapped
+    layer (the activation cache's) is read row segment by row segment from its file (``os.pread``), so its pages are
+    never mapped into this process: reading it all leaves the resident set where it was."""
+    import os
 
-def _drop_pages(array: Any) -> None:
-    """Let go of the pages of a memory-mapped array read so far (they stay in the page cache, not in this process's
-    resident set): a layer read column block by column block never becomes resident as a whole."""
-    import mmap
-
-    mapping = _mapping_of(array)
-    if mapping is not None and hasattr(mmap, "MADV_DONTNEED"):
-        with contextlib.suppress(OSError, ValueError):  # a closed map: nothing left to drop
-            mapping.madvise(mmap.MADV_DONTNEED)
+    n, width = features.shape
+    located = _file_of(features)
+    if located is None:
+        for start in range(0, width, step):
+            yield np.asarray(features[:, start:start + step])
+        return
+    path, origin = located
+    row_bytes, item = features.strides[0], features.itemsize
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        for start in range(0, width, step):
+            stop = min(width, start + step)
+            block = np.empty((n, stop - start), dtype=features.dtype)
+            for row in range(n):
+                wanted = (stop - start) * item
+                data = os.pread(descriptor, wanted, origin + row * row_bytes + start * item)
+                block[row] = np.frombuffer(data, dtype=features.dtype, count=stop - start)
+            yield block
+    finally:
+        os.close(descriptor)
 
 
 def pca_scores(features: Any, n_components: int, *, block_bytes: int = 64 * 2**20) -> np.ndarray:
     """The principal-component scores of ``features`` (array of shape (n_samples, n_features), any float dtype, a
     memory map welcome): exactly scikit-learn's ``PCA(n_components).fit_transform`` with its full solver, signs
-    included, without holding more than a block of columns in float64.
+    included, without holding more than a block of columns in float64 (a memory-mapped layer, the activation
+    cache's, is read from its file block by block and never mapped whole: :func:`_column_blocks`).
 
     The scores of the fitted samples are ``U S`` of the centred data ``X = U S V^T``: the eigenvectors ``U`` and
     eigenvalues ``S^2`` of the n x n Gram matrix ``X X^T``, summed over blocks of columns (each centred by its own
@@ -101,10 +117,9 @@ def pca_scores(features: Any, n_components: int, *, block_bytes: int = 64 * 2**2
     step = max(1, int(block_bytes) // (8 * max(n, 1)))
 
     def blocks():
-        for start in range(0, width, step):
-            block = np.asarray(features[:, start:start + step], dtype=np.float64)
+        for block in _column_blocks(features, step):
+            block = block.astype(np.float64)
             yield block - block.mean(axis=0)
-            _drop_pages(features)
 
     gram = np.zeros((n, n))
     for block in blocks():
