@@ -104,3 +104,19 @@ def test_the_job_memory_of_the_memory_plan():
     need = large.peak_bytes / 0.95 + 256 * 2**20
     assert job_memory([small, None, large]) == 10 * 256 * 2**20 and 9 * 256 * 2**20 < need <= 10 * 256 * 2**20
     assert job_memory([None]) == DEFAULT_JOB_BYTES == 4 * 2**30
+
+
+@pytest.mark.parametrize(("state", "kind"), [("TIMEOUT", "timeout"), ("OUT_OF_MEMORY", "oom"),
+                                             ("CANCELLED", "transient"), ("PREEMPTED", "transient")])
+def test_a_lost_workers_job_state_gives_the_kind(monkeypatch, tmp_path, state, kind):
+    """What ``scontrol show job`` says of the job a lost worker ran in (a stand-in scontrol on PATH)."""
+    from brainscore_core.slurm_cluster import SlurmJobs
+
+    (tmp_path / "scontrol").write_text(f"#!/bin/sh\necho 'JobId=$4 JobName=brainscore-x JobState={state} "
+                                       "Reason=None Dependency=(null)'\n")
+    (tmp_path / "scontrol").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    jobs = SlurmJobs(2, 2**30)
+    jobs._job_of_worker["SLURMCluster-1"] = "41"
+    assert jobs.death("SLURMCluster-1") == (kind, f"its Slurm job 41 ended ({state})")
+    assert jobs.death("SLURMCluster-9") is None  # a worker of no known job

@@ -1,6 +1,7 @@
-"""``brainscore score`` with a Dask cluster and as a dry run: a scheduler that cannot be reached is one line (exit
-status 2); ``--workers`` shows each pair's progress from the start and shuts down quietly; ``--dry-run`` builds no
-model, downloads nothing and marks the pairs whose model needs weights."""
+"""``brainscore score`` with a Dask cluster and as a dry run: a scheduler that cannot be reached, or no Slurm for
+``--cluster slurm``, is one line (exit status 2); ``--workers`` shows each pair's progress from the start and shuts
+down quietly; ``--dry-run`` downloads nothing, marks the pairs whose model needs weights and shows each pair's memory
+estimate. The grid on a real Slurm is ``test_grid_slurm.py``."""
 
 from __future__ import annotations
 
@@ -31,6 +32,28 @@ def test_unreachable_scheduler_is_one_line_with_exit_status_2(capsys):
     assert problems == [f"brainscore score: cannot reach the Dask scheduler at {address}: connection refused within "
                         "5 s (is `dask scheduler` running there? check host and port)"]
     assert "Traceback" not in err
+
+
+def test_no_slurm_here_is_one_line_with_exit_status_2_in_seconds(capsys, monkeypatch, tmp_path):
+    import time
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no sbatch, no sinfo
+    start = time.perf_counter()
+    status = main(["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store",
+                   "--cluster", "slurm", "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert status == EXIT_USAGE and time.perf_counter() - start < 10
+    problems = [line for line in err.splitlines() if line.startswith("brainscore score:")]
+    assert problems == ["brainscore score: no Slurm here: 'sbatch' is not on PATH (run on a Slurm cluster's login "
+                        "node, or install Slurm)"]
+
+
+def test_slurm_flags_need_the_cluster_and_one_cluster_at_a_time(capsys):
+    base = ["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store"]
+    assert main([*base, "--jobs", "2"]) == EXIT_USAGE
+    assert capsys.readouterr().err.strip().endswith("--jobs needs --cluster slurm")
+    assert main([*base, "--cluster", "slurm", "--workers", "2"]) == EXIT_USAGE
+    assert capsys.readouterr().err.strip().endswith("give --cluster, --workers or --scheduler, not two of them")
 
 
 def test_malformed_scheduler_address_is_one_line(capsys):
