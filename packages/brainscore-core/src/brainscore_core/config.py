@@ -25,7 +25,8 @@ from typing import Any
 
 __all__ = ["AUTOLOAD_ENV", "DATA_BUCKET_ENV", "DATA_SOURCE_ENV", "DEFAULT_CACHE_NOTICE_GB", "INSTALL_DEPENDENCIES_ENV",
            "LOCAL_DATA_ENVS", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
-           "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "data_bucket", "data_source",
+           "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "child_environment", "data_bucket",
+           "data_source",
            "data_store_setting", "env_flag", "install_advice_enabled", "local_data_folder", "malloc_tuned_by_user", "pip_constraint",
            "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "raw_data_setting", "requested_plugins",
            "read_settings", "results_url", "reuse_memory_enabled", "set_options", "settings_path", "torch_hub_dir",
@@ -209,6 +210,12 @@ def local_data_folder(variable: str) -> Path | None:
 def weight_folder(folder_name: str | None = None) -> str:
     """``folder_name``, else ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else ``'models'`` (Brain-Score's default)."""
     return folder_name if folder_name is not None else (_text(WEIGHT_FOLDER_ENV) or "models")
+
+
+def child_environment(**variables: str) -> dict[str, str]:
+    """This process's environment with ``variables`` set on top, for a child process (a copy; nothing here is read
+    as a setting)."""
+    return {**os.environ, **variables}
 
 
 # -- the settings file ------------------------------------------------------------------------------------------

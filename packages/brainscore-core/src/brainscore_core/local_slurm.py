@@ -99,7 +99,9 @@ def _start_daemon(name: str, arguments: list[str], folder: Path) -> subprocess.P
 
 
 def _client(command: list[str], conf: Path, timeout: float = 10) -> subprocess.CompletedProcess:
-    return subprocess.run(command, env={**os.environ, "SLURM_CONF": str(conf)}, capture_output=True, text=True,
+    from brainscore_core.config import child_environment
+
+    return subprocess.run(command, env=child_environment(SLURM_CONF=str(conf)), capture_output=True, text=True,
                           timeout=timeout, check=False)
 
 
