@@ -57,6 +57,7 @@ class DaskRun:
         self.on_jobs = on_jobs
         self.retries = retries
         self.earlier: dict[tuple[str, str], dict] = {}  # why a pair runs again (kept in its row's provenance)
+        self.deaths: dict[str, tuple[str, str]] = {}  # worker address -> (kind, reason) of its death
 
     # -- the run ------------------------------------------------------------------------------------------------
     def run(self, pairs: Sequence[tuple[str, str]], keep: Sequence[bool], *, client: Any = None,
@@ -151,11 +152,15 @@ class DaskRun:
         return False
 
     def _why_lost(self, client: Any, owned: Any, worker: Any) -> tuple[str, str]:
+        """Why ``worker`` died, asked once per worker (every pair queued on it comes back with it)."""
         address, name = getattr(worker, "address", str(worker)), getattr(worker, "name", None)
-        report = death_report(client, address)
-        if report is None and owned is not None and name is not None:
-            report = owned.death(name)
-        return report or ("transient", f"its worker {address} was lost (neither its nanny nor the scheduler said why)")
+        if address not in self.deaths:
+            report = death_report(client, address)
+            if report is None and owned is not None and name is not None:
+                report = owned.death(name)
+            self.deaths[address] = report or (
+                "transient", f"its worker {address} was lost (neither its nanny nor the scheduler said why)")
+        return self.deaths[address]
 
     # -- out of memory: once more with twice the memory ---------------------------------------------------------
     def _with_more_memory(self, retry: list[tuple[tuple[str, str], str, dict | None]], owned: Any) -> None:
