@@ -43,6 +43,12 @@ RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"Allen2022_fmri", "local", "nsd"),
     (r"Zerbe2026_fmri", "local", "laion_fmri"),
     (r"ImageNet-top1$", "local", "imagenet"),
+    # issue 38, second half: Brain-Score's tests mark these data private, its metadata public (not measured here)
+    (r"Ferguson2024", "credentials", None),
+    (r"Malania2007\.", "credentials", None),
+    (r"Islam2021-", "credentials", None),
+    (r"ImageNet-C-", "local", "imagenet_c"),
+    (r"ObjectNet-top1$", "local", "objectnet"),
 )
 
 
@@ -52,6 +58,9 @@ PLUGIN_MODULE_RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"brainscore_vision\.data\.things\b", "network+local", "things"),
     (r"brainscore_vision\.data\.allen2022\b", "local", "nsd"),
     (r"brainscore_vision\.data\.laion_fmri\b", "local", "laion_fmri"),
+    # issue 38, second half: each family's own catalogue of Brain-Score's files
+    (r"brainscore_vision\.data\.(ferguson2024|malania2007|islam2021|barbumayo2019)\b", "credentials", None),
+    (r"brainscore_vision\.data\.hendrycks2019\b", "private", None),
     (r"brainscore_vision\.data\.", "shipped", None),
 )
 #: registered stimulus sets whose images cannot be had (the load raises a clear error)
