@@ -24,6 +24,7 @@ from scipy.optimize import minimize
 from scipy.stats import norm
 
 from brainscore_core.metrics import Metric, Score
+from brainscore_metrics.errors import InputTypeError
 from brainscore_metrics.validation import (
     check_input_type,
     check_numeric,
@@ -223,7 +224,7 @@ class Threshold(Metric):
         correct = self.correct(source)
         if self.required_accuracy is not None and correct.mean() < self.required_accuracy:
             return FIT_FAIL
-        x, y = _rates(np.asarray(source[self.independent_variable].values, dtype=float), correct)
+        x, y = _rates(_numeric_variable(source, self.independent_variable), correct)
         x, y, enough = _before_falling_off(x, y)
         if not enough:
             return FIT_FAIL
@@ -238,6 +239,20 @@ class Threshold(Metric):
         if np.isnan(threshold) or threshold > np.max(x):
             return FIT_FAIL
         return threshold
+
+
+def _numeric_variable(source, name: str) -> np.ndarray:
+    """The values of presentation coordinate ``name`` as floats; :class:`InputTypeError` (a TypeError) naming the
+    coordinate and some of its values when they are not numbers (a psychometric function is fitted over them)."""
+    values = np.asarray(source[name].values)
+    try:
+        return values.astype(float)
+    except (TypeError, ValueError):
+        shown = sorted({str(value) for value in values.tolist()})[:5]
+        raise InputTypeError(
+            f"threshold: the independent variable {name!r} holds values that are not numbers ({shown}); the "
+            "psychometric function is fitted over a numeric variable (Brain-Score's fit fails here too, with a "
+            "TypeError)") from None
 
 
 def _values(target, what: str = "target") -> list:
