@@ -11,14 +11,17 @@ As Brain-Score defines it (``benchmarks/ferguson2024``, commit c642dbe4):
    the experiment's lapse rate ``l`` (a constant of Brain-Score's helpers): ``(accuracy - l / 2) / (1 - l)``, and
    averaged over subjects (the model is one subject).
 3. The deltas ``second - first`` at 1, 5 and 11 distractors are joined by straight lines, and the integral of that
-   curve from 1 to 11 (the lines' slope and intercept written to 10 decimals, the sum rounded to 4 decimals, as
-   Brain-Score computes it) is the experiment's summary.
+   curve from 1 to 11 is the experiment's summary, computed as Brain-Score's sympy code computes it: the lines' slope
+   and intercept written to 10 decimals, the sum rounded to 4 decimals and held at the binary precision of the digits
+   kept (:func:`symbolic_round`).
 4. Raw score: ``value_delta`` with scale 0.75 between the model's and the humans' integrals, ``exp(-0.75 |a - b|)``.
    Ceiling: Brain-Score's precomputed split-half constant (:data:`PRECOMPUTED_CEILINGS`, with its error); score =
    raw / ceiling clipped to [0, 1]. Version 1, parent ``behavior``.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -32,7 +35,7 @@ from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
 __all__ = ["DISTRACTOR_NUMS", "EXPERIMENTS", "LAPSE_RATES", "PRECOMPUTED_CEILINGS", "Ferguson2024ValueDelta",
-           "block_accuracies", "delta_integral", "distractors_of_image", "experiment_integral"]
+           "block_accuracies", "delta_integral", "distractors_of_image", "experiment_integral", "symbolic_round"]
 
 BIBTEX = """@misc{ferguson_ngo_lee_dicarlo_schrimpf_2024,
   title = {How Well is Visual Search Asymmetry predicted by a Binary-Choice, Rapid, Accuracy-based Visual-search,
@@ -108,7 +111,29 @@ def delta_integral(accuracies: pd.DataFrame) -> float:
         return float(correct.get(("second", distractors), np.nan) - correct.get(("first", distractors), np.nan))
 
     low, mid, high = (delta(n) for n in DISTRACTOR_NUMS)
-    return round(_line_integral((1, low), (5, mid)) + _line_integral((5, mid), (11, high)), 4)
+    return symbolic_round(_line_integral((1, low), (5, mid)) + _line_integral((5, mid), (11, high)), 4)
+
+
+def symbolic_round(value: float, places: int) -> float:
+    """``value`` rounded as Brain-Score's integral is (``round`` of a sympy ``Float``): to ``places`` decimals (half to
+    even), then held at the binary precision of the digits kept. -2.3078 keeps 5 digits, 20 bits:
+    -2.30780029296875, not the double nearest -2.3078."""
+    if value == 0 or not np.isfinite(value):
+        return value
+    from decimal import ROUND_HALF_EVEN, Decimal
+    from fractions import Fraction
+
+    digits = int(np.floor(np.log10(abs(value)))) + 1  # sympy's _mag: 0.1 <= |value| / 10**digits < 1
+    kept = min(digits + places, 15)  # decimal digits the result keeps
+    decimal = Fraction(Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+    if decimal == 0:
+        return 0.0
+    if kept == 0 and decimal > value:  # sympy's one adjustment, for |value| < 10 ** -places
+        kept = 1
+    bits = max(1, int(round((kept + 1) * 3.3219280948873626)))  # mpmath's dps_to_prec
+    exponent = math.frexp(float(decimal))[1] - bits  # |decimal| < 2 ** frexp exponent
+    scaled = decimal / Fraction(2) ** exponent
+    return float(round(scaled) * Fraction(2) ** exponent)  # round(): half to even, as mpmath's round_nearest
 
 
 def experiment_integral(trials: pd.DataFrame, experiment: str) -> float:
