@@ -12,6 +12,7 @@ the images) and the model ``randomnet`` at ``--image-size`` pixels (readout ``bl
 
 * **cold**: scoring every benchmark of the family, wall clock; the images the model's forward passes saw are counted
   and compared with the distinct inputs (image content x microsaccade shift);
+  the time inside the forward passes, the readouts' logistic-regression fits and the psychometric fits is summed;
 * **floor**: the same network's forward passes alone (``model(batch)``, batches of 64 random inputs of the same shape)
   over as many inputs as were distinct, median of 3.
 
@@ -82,6 +83,27 @@ def _instrument(record: dict) -> None:
             record["forward_images"] += int(inputs.shape[0])
 
     hooks.LayerRecorder.forward = forward
+    import sklearn.linear_model
+
+    from brainscore_metrics.behavior import threshold
+
+    for owner, name, key in ((sklearn.linear_model.LogisticRegression, "fit", "readout_fits_s"),
+                             (threshold, "fit_psychometric", "psychometric_fits_s")):
+        _timed(owner, name, key, record)
+
+
+def _timed(owner, name: str, key: str, record: dict) -> None:
+    """Add the time spent in ``owner.name`` to ``record[key]``."""
+    original = getattr(owner, name)
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            record[key] += time.perf_counter() - start
+
+    setattr(owner, name, timed)
 
 
 def _model(image_size: int):
@@ -176,7 +198,7 @@ def main() -> None:
             images = Path(home) / "images"
             images.mkdir()
             benchmarks, distinct = malania(images) if family == "malania" else ferguson(images, args.ferguson_training)
-            record = {"forward_s": 0.0, "forward_images": 0}
+            record = {"forward_s": 0.0, "forward_images": 0, "readout_fits_s": 0.0, "psychometric_fits_s": 0.0}
             _instrument(record)
             model = _model(args.image_size)
             start = time.perf_counter()
@@ -186,6 +208,8 @@ def main() -> None:
             results["families"][family] = {
                 "benchmarks": len(benchmarks), "distinct_inputs": distinct, "forward_images": record["forward_images"],
                 "cold_s": round(cold, 2), "forward_in_cold_s": round(record["forward_s"], 2),
+                "readout_fits_in_cold_s": round(record["readout_fits_s"], 2),
+                "psychometric_fits_in_cold_s": round(record["psychometric_fits_s"], 2),
                 "floor_s": round(bare, 2), "cold_over_floor": round(cold / bare, 2), "scores": scores}
     results["load_after"] = _loadavg()
     print(json.dumps(results, indent=1))
