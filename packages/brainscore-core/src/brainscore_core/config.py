@@ -196,7 +196,8 @@ def data_bucket() -> str | None:
 #: folders of data that may not be redistributed, one variable each (brainscore-vision's
 #: ``data_helpers/local_data.py`` says what each must hold and where to get it)
 LOCAL_DATA_ENVS = ("BRAINSCORE_THINGS_IMAGES", "BRAINSCORE_NSD_DIR", "BRAINSCORE_LAION_FMRI_DIR",
-                   "BRAINSCORE_IMAGENET_DIR")
+                   "BRAINSCORE_IMAGENET_DIR",
+                   "BRAINSCORE_IMAGENET_C_DIR", "BRAINSCORE_OBJECTNET_DIR")
 
 
 def local_data_folder(variable: str) -> Path | None:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
-from model_tools.activations.extractor import check_trials
+from model_tools.activations.extractor import check_trials, wants_microsaccades
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
 from model_tools.brain_transformation.layer_selection import LayerSelection
@@ -27,6 +27,17 @@ def _caller_file() -> str | None:
         frame = frame.f_back
     return frame.f_globals.get("__file__") if frame is not None else None
 
+
+
+def _takes_trials(activations_model: Any) -> bool:
+    """Whether ``activations_model(stimuli, layers=..., number_of_trials=..., require_variance=...)`` is accepted."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(activations_model).parameters
+    except (TypeError, ValueError):  # no signature to read: assume the keywords are taken
+        return True
+    return "require_variance" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
 def _name(value: Any) -> str:
@@ -304,12 +315,12 @@ class ModelCommitment(BrainModel):
         ``number_of_trials`` / ``require_variance`` are Brain-Score's; see :meth:`look_at`."""
         name = _name(task)
         readout = self.behavioral_readout_layer or self.layers[-1]
-        check_trials(self.identifier, number_of_trials, require_variance)
+        trials = self._trials(number_of_trials, require_variance)
         if name == "passive":
             self._behavior = None
         elif name == "probabilities":
             self._behavior = ProbabilitiesMapping(self.identifier, self.activations_model, readout).fit(
-                fitting_stimuli)
+                fitting_stimuli, trials)
         elif name == "label":
             self._behavior = LabelMapping(self.identifier, self.activations_model, fitting_stimuli,
                                           label_indices=self.label_indices, imagenet_classes=self.imagenet_classes)
@@ -324,16 +335,29 @@ class ModelCommitment(BrainModel):
 
         The model is deterministic: without ``require_variance`` every trial would give the same answer, so
         ``number_of_trials`` changes nothing (as in Brain-Score). ``require_variance=True`` with more than one trial
-        asks for Brain-Score's microsaccades, which are not implemented (:class:`MicrosaccadesNotSupportedError`).
+        asks for Brain-Score's microsaccades: each trial sees the stimuli shifted by its own sub-pixel offset, sized
+        by :meth:`visual_degrees`, and the answer has one presentation per stimulus and trial
+        (:mod:`model_tools.activations.microsaccades`); an activations model that cannot shift its inputs raises
+        :class:`MicrosaccadesNotSupportedError`.
         """
-        check_trials(self.identifier, number_of_trials, require_variance)
+        trials = self._trials(number_of_trials, require_variance)
         if self._behavior is not None:
+            if trials and not isinstance(self._behavior, OddOneOut):  # Brain-Score's odd one out takes no trials
+                return self._behavior.look_at(stimuli, trials)
             return self._behavior.look_at(stimuli)
         if self._recording is None:
             raise UnsupportedTaskError(f"model {self.identifier!r}: call start_recording(region, time_bins) or "
                                        "start_task(task, fitting_stimuli) before look_at")
-        return self._record(stimuli, {"number_of_trials": number_of_trials, "require_variance": True}
-                            if require_variance else {})
+        return self._record(stimuli, trials)
+
+    def _trials(self, number_of_trials: int, require_variance: bool) -> dict[str, Any]:
+        """The activations model's keywords for Brain-Score's microsaccades (none when not asked for); refused in one
+        line when the activations model does not take them."""
+        if not wants_microsaccades(number_of_trials, require_variance):
+            return {}
+        if not _takes_trials(self.activations_model):
+            check_trials(self.identifier, number_of_trials, require_variance)
+        return {"number_of_trials": int(number_of_trials), "require_variance": True}
 
     def __repr__(self) -> str:
         return f"ModelCommitment({self.identifier!r}, layer_map={self.layer_map})"
