@@ -112,3 +112,13 @@ def load_assembly(identifier: str, store, sha1: str, cls: type | str = DataAssem
     if stimulus_set_loader is not None:
         assembly = attach_stimulus_set(assembly, stimulus_set_loader(), merge=merge_stimulus_set_meta)
     return assembly
+
+
+def __getattr__(name: str):
+    """A name an installed distribution adds to this module (:mod:`brainio.extensions`; brainscore-legacy adds
+    brainio 2021's ``get_assembly`` and ``get_stimulus_set``), else AttributeError."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .extensions import extension_name
+
+    return extension_name(__name__, name)
