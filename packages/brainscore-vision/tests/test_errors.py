@@ -29,10 +29,11 @@ def test_the_errors_module_imports_only_core_errors_and_no_compute_library():
 
 def test_one_fault_one_class_unknown_property():
     # issue 32: vision's UnknownPropertyError and metrics' PropertyInputError named one fault; now one class
-    from brainscore_metrics.errors import MetricError, PropertyInputError
+    from brainscore_metrics.errors import MetricError
+    from brainscore_metrics.errors import UnknownPropertyError as metrics_class
     from brainscore_vision.data.marques2020 import UnknownPropertyError as raised_by_marques
 
-    assert errors.UnknownPropertyError is PropertyInputError is raised_by_marques
+    assert errors.UnknownPropertyError is metrics_class is raised_by_marques
     assert all(issubclass(errors.UnknownPropertyError, base) for base in (MetricError, BrainScoreError, ValueError))
 
 
