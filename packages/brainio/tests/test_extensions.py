@@ -112,3 +112,12 @@ def test_without_an_adapter_for_it_an_old_keyword_is_refused(stimulus_set, tmp_p
         warnings.simplefilter("ignore", DeprecationWarning)
         brainio.packaging.package_stimulus_set_locally(stimulus_set, old_identifier="Fake.stimuli",
                                                        downloads_path=tmp_path)
+
+
+def test_without_the_legacy_distribution_brainio_2021_lookups_say_how_to_get_them(monkeypatch):
+    import brainio.extensions
+
+    monkeypatch.setattr(brainio.extensions, "entry_points", lambda **selection: [])  # as if nothing adds names
+    with pytest.raises(AttributeError, match=r"brainio\.get_assembly is brainio 2021's API, which the opt-in "
+                                             r"brainscore-legacy distribution adds: .*brainscore_vision\.load_dataset"):
+        brainio.get_assembly  # noqa: B018
