@@ -51,7 +51,6 @@ def test_every_error_has_the_package_base_and_a_builtin(cls):
 @pytest.mark.parametrize(("module", "name"), [
     ("brainscore_vision.cli", "CommandError"), ("brainscore_vision.report.site", "ReportDirectoryError"),
     ("brainscore_vision.benchmark_helpers.screen", "ScreenError"),
-    ("brainscore_vision.benchmark_helpers.properties_common", "NoSpatialLayoutError"),
     ("brainscore_vision.data_helpers.packaged", "MissingRawDataError"),
     ("brainscore_vision.data_helpers.packaged", "DataRepairWarning"),
     ("brainscore_vision.data_helpers.public_catalogue", "PublicDataUnavailableError"),
@@ -59,7 +58,7 @@ def test_every_error_has_the_package_base_and_a_builtin(cls):
     ("brainscore_vision.data.cowley2023.data_packaging.packaging", "RawDataError"),
     ("brainscore_vision.data.kriegeskorte2008.data_packaging.packaging", "RawDataError"),
 ])
-def test_old_import_paths_give_the_same_class(module, name):
+def test_a_module_that_raises_an_error_raises_the_class_of_errors(module, name):
     assert getattr(importlib.import_module(module), name) is getattr(errors, name)
 
 
