@@ -22,7 +22,10 @@ import pytest
 import brainscore_vision
 from brainio.assemblies import DataAssembly
 from brainscore_core.normalization import ceil_score
-from brainscore_vision.benchmarks.marques2020.properties import FREEMANZIEMBA2013_PROPERTIES, freemanziemba2013_properties
+from brainscore_vision.benchmarks.marques2020.properties import (
+    FREEMANZIEMBA2013_PROPERTIES,
+    freemanziemba2013_properties,
+)
 from brainscore_vision.utils import resolve
 
 HERE = Path(__file__).resolve().parent
@@ -86,7 +89,7 @@ def _hand_worked() -> list[list[Fraction]]:
 
 
 def test_property_order_is_brainscores():
-    assert FREEMANZIEMBA2013_PROPERTIES == REFERENCE["property_names"]
+    assert REFERENCE["property_names"] == FREEMANZIEMBA2013_PROPERTIES
 
 
 def test_properties_of_hand_worked_units():
