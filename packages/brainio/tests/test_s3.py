@@ -158,6 +158,48 @@ def test_fetch_to_replaces_a_damaged_copy_and_accepts_no_sha1(versioned_bucket, 
     assert fetch_to(S3Store(versioned_bucket), "w.bin", other).read_bytes() == b"good" * 100
 
 
+def test_a_placed_file_with_another_sha1_is_moved_aside_never_deleted(versioned_bucket, tmp_path, monkeypatch,
+                                                                       caplog):
+    # issue 42: weights a user put where the error message said, with another SHA-1, were deleted ("downloading it
+    # again"); offline only a .lock remained. Expected digests: hashlib over the bytes written here.
+    import hashlib
+    import logging
+
+    from brainio import FileUnavailableError
+    from brainio.cache import fetch_to
+
+    good, placed = b"the expected weights" * 50, b"weights of another version" * 40
+    source = tmp_path / "w.bin"
+    source.write_bytes(good)
+    S3Store(versioned_bucket).upload(source, "net/w.bin")
+    expected, other = hashlib.sha1(good).hexdigest(), hashlib.sha1(placed).hexdigest()
+    target = tmp_path / "home" / "net" / "w.bin"
+    aside = target.with_name(f"w.sha1-{other}.bin")
+
+    target.parent.mkdir(parents=True)
+    target.write_bytes(placed)
+    import os
+
+    live = {name: os.environ.get(name) for name in ("AWS_ENDPOINT_URL", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE")}
+    _dead_endpoint(monkeypatch)
+    with pytest.raises(FileUnavailableError) as caught:
+        fetch_to(S3Store(versioned_bucket), "net/w.bin", target, expected)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"{target} has SHA-1 {other}, not the expected {expected}: it was moved aside to {aside}" in message
+    assert message.endswith(f"put the file with SHA-1 {expected} at {target}")
+    assert aside.read_bytes() == placed and not target.exists()
+
+    for name, value in live.items():  # the network is back
+        monkeypatch.setenv(name, value) if value is not None else monkeypatch.delenv(name, raising=False)
+    target.write_bytes(placed)  # placed again: the same bytes replace their earlier copy aside
+    with caplog.at_level(logging.WARNING, logger="brainio.cache"):
+        assert fetch_to(S3Store(versioned_bucket), "net/w.bin", target, expected).read_bytes() == good
+    assert aside.read_bytes() == placed
+    [line] = [record.getMessage() for record in caplog.records if "moved aside" in record.getMessage()]
+    assert f"{target} had SHA-1 {other}, not the expected {expected}: moved aside to {aside}" in line
+
+
 def test_offline_without_the_file_is_one_line_naming_file_url_and_folder(versioned_bucket, tmp_path, monkeypatch):
     from brainio import FileUnavailableError, StoreUnreachableError
     from brainio.cache import fetch_to

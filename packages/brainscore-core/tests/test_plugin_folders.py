@@ -194,6 +194,8 @@ def test_an_installed_plugin_replaces_a_builtin_identifier_with_a_notice(folders
 
 
 def test_two_third_party_plugins_on_one_identifier_stay_an_error(folders_world):
+    # issue 42: an installed package won silently over a folder of the same identifier, and an author editing the
+    # folder saw the edits ignored; the rule the README states is a DuplicateIdentifierError naming both
     world, name, root = folders_world
     world.add_plugin("third-party", f"""
         from {name} import model_registry
@@ -201,6 +203,31 @@ def test_two_third_party_plugins_on_one_identifier_stay_an_error(folders_world):
     """)
     _model_folder(root / "models", "taken", "taken", name)
     package = importlib.import_module(name)
-    assert package.load_model("taken") == "pip plugin"  # a third-party registration: no folder is consulted
+    for read in (lambda: package.load_model("taken"), lambda: "taken" in package.model_registry):
+        with pytest.raises(DuplicateIdentifierError) as caught:
+            read()
+        message = str(caught.value)
+        assert "distribution 'third-party' 1.0" in message and f"plugin folder {root / 'models' / 'taken'}" in message
+    assert f"{name}.models.taken" not in sys.modules  # the folder is not imported either
     with pytest.raises(DuplicateIdentifierError, match="third-party"):
         importlib.import_module(f"{name}.models.taken")  # importing the folder anyway collides, naming both
+
+
+@pytest.mark.security
+def test_folders_on_sys_path_count_only_where_a_distribution_installed_them(tmp_path, monkeypatch):
+    # issue 41: a folder holding <package>/models/evil/ on sys.path (PYTHONPATH, or the working directory that
+    # `python -m` puts there) joined the package path and was imported unasked; only a sys.path entry where an
+    # installed distribution's RECORD lists files under <package>/models joins it now
+    from brainscore_core.plugin_folders import extend_package_path
+
+    stray, site = tmp_path / "stray", tmp_path / "site"
+    for root in (stray, site):
+        _write(root / "dompkg" / "models" / "evil" / "__init__.py", "raise RuntimeError('never imported')\n")
+    _write(site / "evil_plugin-1.0.dist-info" / "RECORD", "dompkg/models/evil/__init__.py,sha256=x,40\n")
+    _write(tmp_path / "other" / "unrelated-1.0.dist-info" / "RECORD", "unrelated/__init__.py,,\n")
+    (tmp_path / "other" / "dompkg" / "models").mkdir(parents=True)
+    own = str(tmp_path / "own")
+    monkeypatch.setattr(sys, "path", ["", str(stray), str(tmp_path / "other"), str(site), *sys.path])
+    monkeypatch.chdir(stray)  # what `python -m` from inside the stray folder does
+    monkeypatch.delenv("BRAINSCORE_PLUGIN_FOLDERS", raising=False)
+    assert extend_package_path([own], "dompkg.models") == [own, str(site / "dompkg" / "models")]

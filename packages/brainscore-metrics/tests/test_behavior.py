@@ -155,6 +155,14 @@ def test_value_delta_oracles():
         ValueDelta(bootstrap=10)(0.0, 1.0)
 
 
+def test_value_delta_brainscore_unit_values():
+    """Brain-Score's metrics/value_delta/test.py (c642dbe4), values to 0.0005 as it asserts them; exp(-|a - b|)."""
+    assert ValueDelta()(1.25, 1.25).item() == 1
+    for a, b, expected in ((1.50, 1.00, 0.6065), (1.00, -1.00, 0.1353), (-5.00, 5.00, 0.0)):
+        assert ValueDelta()(a, b).item() == pytest.approx(expected, abs=0.0005)
+        assert ValueDelta()(b, a).item() == pytest.approx(expected, abs=0.0005)
+
+
 # ---------------------------------------------------------------------------------------------- i2n
 def test_dprime_hand_worked():
     # objects (a, b); model P rows: i1 (a) [.8, .2], i2 (a) [.6, .4], i3 (b) [.3, .7], i4 (b) [.1, .9]

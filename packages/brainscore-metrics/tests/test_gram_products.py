@@ -101,3 +101,23 @@ def test_symmetric_product_equals_the_matrix_product(columns, order):
         spoiled = a.copy()
         spoiled[np.triu_indices(40, 1)] = 1e6
         np.testing.assert_allclose(numpy_backend.symmetric_product(spoiled, b), a @ b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("features", [96, 5000], ids=["one block", "several blocks"])
+def test_float32_products_are_the_same_on_any_number_of_blas_threads(features):
+    # issue 42: OpenBLAS splits a float32 product's sums over its threads, so one block gave other roundings on one
+    # thread (a Dask worker) than on two (the command line, or whatever the thread probe chose): a 2-worker grid and
+    # score() disagreed. Expected: the products bit for bit equal whatever the BLAS thread limit around the call.
+    from threadpoolctl import threadpool_limits
+
+    from brainscore_metrics.rdm import correlation_distance_triangle
+
+    rng = np.random.default_rng(42)
+    X = rng.normal(size=(92, features)).astype(np.float32)
+    results = []
+    for threads in (1, 2):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            results.append((stimulus_gram(get_backend("numpy"), X, center="columns"),
+                            correlation_distance_triangle(X)))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])

@@ -101,6 +101,20 @@ def test_factor_dimensionality_equals_brainscore():
         _metric("factor_dimensionality", "color")(first, second.isel(sample=slice(1, None)))
 
 
+def test_factor_dimensionality_reads_blocks_of_neurons_alike(monkeypatch):
+    """The responses are read a block of neurons at a time: 7-element blocks (one or two neurons) give the shares of
+    one block (Brain-Score's single pass)."""
+    import brainscore_metrics.dimensionality as dimensionality
+
+    d = dimensionality_inputs()
+    whole = dimensionality.factor_dimensions(d["values1"], d["values2"], np.asarray(d["factor"]),
+                                             np.asarray(d["factor"]), n_dimensions=40)
+    monkeypatch.setattr(dimensionality, "_BLOCK_ELEMENTS", 7)
+    assert dimensionality.factor_dimensions(d["values1"].astype(np.float32), d["values2"], np.asarray(d["factor"]),
+                                            np.asarray(d["factor"]), n_dimensions=40) == pytest.approx(whole)
+    assert whole == pytest.approx({"color": 0.35, "shape": 0.175, "residual": 0.475})
+
+
 # -- confusion_similarity, tasks_consistency ---------------------------------------------------------------------
 def _maniquet():
     m = maniquet_inputs()

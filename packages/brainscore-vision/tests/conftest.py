@@ -63,6 +63,31 @@ def password_postgres():
 
 
 @pytest.fixture(scope="session")
+def local_slurm():
+    """A one-node Slurm cluster started for this test session (:func:`brainscore_core.local_slurm.local_slurm`), its
+    ``SLURM_CONF`` exported to this process and every job it submits; stopped (every job cancelled) in teardown.
+
+    Slurm tests run in the ``slurm`` nox session (``BRAINSCORE_SLURM_TESTS=1``, which installs Slurm first): other
+    sessions skip them (kind 'opt-in'). Without Slurm here they skip with the reason (kind 'service'), or fail when
+    ``BRAINSCORE_REQUIRE_SLURM=1`` or ``BRAINSCORE_REQUIRE_DATA=1``.
+    Node: 2 CPUs, 4 GB (a shared machine: the tests' jobs stay small)."""
+    if os.environ.get("BRAINSCORE_SLURM_TESTS") != "1":
+        skip("opt-in", "Slurm tests run in `nox -s slurm` (BRAINSCORE_SLURM_TESTS=1), which starts a one-node Slurm")
+    from brainscore_core.local_slurm import local_slurm as start
+    from brainscore_core.local_slurm import slurm_missing
+
+    missing = slurm_missing()
+    if missing:
+        if os.environ.get("BRAINSCORE_REQUIRE_SLURM") == "1":
+            pytest.fail(missing)
+        skip("service", missing)
+    with start(cpus=2, memory_mb=4096) as cluster, pytest.MonkeyPatch.context() as patch:
+        for name, value in cluster.environment().items():
+            patch.setenv(name, value)
+        yield cluster
+
+
+@pytest.fixture(scope="session")
 def raw_data_dir(_isolated_homes) -> Path:
     """The raw recordings (``$BRAINSCORE_RAW_DATA``, default ``<repo>/../shared/data``)."""
     return require_path(Path(os.environ["BRAINSCORE_RAW_DATA"]), "raw data")

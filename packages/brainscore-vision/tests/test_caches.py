@@ -136,3 +136,21 @@ def test_selection_rules_on_plain_entries():
     assert [e.paths[0].name for e in select_for_pruning(entries, models=["m2"], max_bytes=0, now=now)] == ["b"]
     assert parse_size("1.5GB") == int(1.5 * 1024**3) and parse_size("500 mb") == 500 * 1024**2
     assert parse_size("2048") == 2048 and parse_age("2w") == 14 * DAY and parse_age("90m") == 5400
+
+
+def test_plugin_weights_are_counted_and_pruned_only_when_named(home, capsys, monkeypatch):
+    # issue 42: `brainscore cache` counted no weights of Brain-Score plugins (load_weight_file puts them under
+    # $BRAINSCORE_HOME/<folder_name>/<relative path>, e.g. brainscore-vision/models/nasnet_mobile/...)
+    root, _ = home
+    monkeypatch.delenv("BRAINSCORE_S3_WEIGHT_FOLDER", raising=False)
+    nasnet = _file(root / "brainscore-vision" / "models" / "nasnet_mobile" / "nasnetamobile-7e03cead.pth", 2048, 40)
+    _file(nasnet.with_name(nasnet.name + ".verified"), 100, 40)
+    _file(nasnet.parent / ".nasnetamobile-7e03cead.pth.lock", 0)
+    default = _file(root / "models" / "bs_s3" / "checkpoint.pth", 1024, 1)
+    assert main(["cache"]) == 0
+    lines = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:8]}
+    assert lines["weights"][3] == "3"  # the zoo's file, nasnet's (its marker with it) and the default folder's
+    assert main(["cache", "prune", "--model", "alexnet", "-y"]) == 0  # weights only when named
+    assert nasnet.exists() and default.exists()
+    assert main(["cache", "prune", "--kind", "weights", "--older-than", "30d", "-y"]) == 0
+    assert not nasnet.exists() and not nasnet.with_name(nasnet.name + ".verified").exists() and default.exists()

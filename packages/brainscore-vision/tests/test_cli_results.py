@@ -114,3 +114,47 @@ def test_list_of_a_store_that_does_not_exist_says_so(capsys, monkeypatch, tmp_pa
     status, out, _ = run(capsys, monkeypatch, "results", "list", "--results-url",
                          f"sqlite:///{tmp_path / 'none' / 'results.sqlite'}")
     assert status == 0 and "no results store at" in out and not (tmp_path / "none").exists()
+
+
+def test_export_puts_large_arrays_in_a_side_file_so_the_csv_reads_with_defaults(capsys, monkeypatch, tmp_path):
+    # issue 42: ten RSA rows embedded their 92 x 92 RDMs: 2.3 MB of CSV, and the csv module refused the field
+    import numpy as np
+
+    from brainscore_core import Score
+    from brainscore_core.results import ResultStore
+
+    url = f"sqlite:///{tmp_path / 'rdms.sqlite'}"
+    rng = np.random.default_rng(0)
+    store = ResultStore(url)
+    model_rdms = [rng.random((92, 92)) for _ in range(10)]
+    for index, rdm in enumerate(model_rdms):
+        score = Score(0.1 * index)
+        score.attrs.update({"model_rdm": rdm, "subject_rdms": rng.random((2, 92, 92)), "n_stimuli": 92,
+                            "layer_scores": {"IT": {f"layer{i}": float(i) for i in range(3)}}})
+        store.add(score, model_identifier=f"m{index}", benchmark_identifier="Kriegeskorte2008.hIT-rdm",
+                  benchmark_version=1)
+    store.dispose()
+
+    status, out, _ = run(capsys, monkeypatch, "results", "export", str(tmp_path / "all.csv"), "--results-url", url)
+    assert status == 0 and f"large arrays in {tmp_path / 'all.arrays.json'}" in out
+    with open(tmp_path / "all.csv", newline="", encoding="utf-8") as file:  # the csv module's defaults
+        table = list(csv.DictReader(file))
+    assert len(table) == 10 and (tmp_path / "all.csv").stat().st_size < 20_000
+    attrs = json.loads(table[3]["attrs"])
+    assert attrs["model_rdm"] == {"side_file": "all.arrays.json"} and attrs["n_stimuli"] == 92
+    assert attrs["layer_scores"] == {"IT": {"layer0": 0.0, "layer1": 1.0, "layer2": 2.0}}  # small: kept
+    side = {entry["id"]: entry for entry in json.loads((tmp_path / "all.arrays.json").read_text())}
+    assert set(side) == {int(line["id"]) for line in table}
+    entry = side[int(table[3]["id"])]
+    assert entry["model_identifier"] == "m3" and set(entry["attrs"]) == {"model_rdm", "subject_rdms"}
+    np.testing.assert_array_equal(np.asarray(entry["attrs"]["model_rdm"]), model_rdms[3])
+
+    status, out, err = run(capsys, monkeypatch, "results", "export", "-", "--results-url", url)
+    assert status == 0 and "large arrays of 10 row(s) left out" in err
+    assert len(list(csv.DictReader(io.StringIO(out)))) == 10
+
+    status, _, _ = run(capsys, monkeypatch, "results", "export", str(tmp_path / "full.csv"), "--with-arrays",
+                       "--results-url", url)
+    assert status == 0 and not (tmp_path / "full.arrays.json").exists()
+    with open(tmp_path / "full.csv", newline="", encoding="utf-8") as file, pytest.raises(csv.Error, match="limit"):
+        list(csv.DictReader(file))  # what the flag asks for: the defaults refuse such a field

@@ -98,9 +98,19 @@ def test_reachable_takes_a_local_family_once_its_folder_is_set(no_aws, monkeypat
 def test_leaderboard_is_what_reaches_average_vision():
     chosen = suite("leaderboard")
     # by their parents: Li2026's pls have none, Bracci2019's is its own family node, the read-out is engineering,
-    # ImageNet-top1's is ImageNet: none of these reaches average_vision
+    # ImageNet-top1's is ImageNet, Scialom2024's 20 engineering accuracies' is 'Scialom2024-top1' (Brain-Score's
+    # benchmarks/scialom2024/benchmark.py): none of these reaches average_vision
     left_out = {"Li2026.V1-pls", "Li2026.V2-pls", "Li2026.V4-pls", "Li2026.IT-pls", "Bracci2019.anteriorVTC-rdm",
                 "Igustibagus2024.IT_readout-accuracy", "ImageNet-top1"}
+    left_out |= {f"Scialom2024_{condition}EngineeringAccuracy" for condition in
+                 ["rgb", "contours", *(f"{kind}-{level}" for kind in ("phosphenes", "segments")
+                                       for level in (12, 16, 21, 27, 35, 46, 59, 77, 100))]}
+    # engineering too: ImageNet-C (parent Hendrycks2019-top1), ObjectNet (engineering), Islam2021's dimensionality
+    # of the model alone (parent Islam2021; no brain data)
+    left_out |= {f"ImageNet-C-{category}-top1" for category in ("noise", "blur", "weather", "digital")}
+    left_out |= {"ObjectNet-top1"} | {f"Islam2021-{factor}_{region}_dimensionality" for factor in ("shape", "texture")
+                                      for region in ("v1", "v2", "v4", "it")}
+    assert len(left_out) == 40
     own = _own()
     assert set(chosen) & own == own - left_out
     for identifier in ("Li2026.IT-ridgecv", "Li2026.V1-rdm", "Kar2019-ost", "MajajHong2015.IT-pls",
@@ -152,7 +162,8 @@ def test_dry_run_of_each_suite_lists_its_pairs_and_what_each_needs(name, capsys,
     pairs = [line for line in out.splitlines() if line.startswith("  zz-dry-run-model on ")]
     assert [line.split(" on ")[1].split(" (v")[0] for line in pairs] == expected
     for line, identifier in zip(pairs, expected, strict=True):
-        assert line.endswith(f"; data {data_marker(identifier)}")
+        # "...: score; data <marker>; memory <estimate>" (the memory preflight follows the data column)
+        assert line.split("; data ", 1)[1].split("; memory")[0] == data_marker(identifier), line
     assert f"dry run of {len(expected)} pair(s)" in out
 
 

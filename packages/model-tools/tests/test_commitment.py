@@ -66,3 +66,26 @@ def test_passive_task_goes_back_to_recordings(commitment, small_stimulus_set):
     commitment.start_recording("V4", [(70, 170)])
     commitment.start_task("passive")
     assert commitment.look_at(small_stimulus_set).dims == ("presentation", "neuroid")
+
+
+def test_the_memory_estimate_leaves_a_network_in_training_mode_unchanged(small_stimulus_set):
+    # issue 42: the grid's memory estimate ran a blank image through a network built in training mode (Brain-Score
+    # plugins rarely call .eval()), folding it into the BatchNorm running statistics: the CLI then scored other
+    # weights than score() (another activation-cache entry, 0.1276 against 0.1189 for a stand-in on Kriegeskorte)
+    import torch
+    from torch import nn
+
+    from model_tools.digest import weights_digest
+
+    torch.manual_seed(0)
+    network = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten())
+    assert network.training
+    before = {name: tensor.clone() for name, tensor in network.state_dict().items()}
+    digest = weights_digest(network)
+    model = ModelCommitment("bn", ActivationsExtractor(network, "bn", ImagePreprocessing(8)), ["1", "2"],
+                            region_layer_map={"IT": "2"})
+    assert model.feature_count("IT") == 4 * 6 * 6  # conv 3x3 on 8x8 -> 4 channels of 6x6
+    assert network.training  # the flag is put back
+    assert weights_digest(network) == digest
+    for name, tensor in network.state_dict().items():
+        torch.testing.assert_close(tensor, before[name], rtol=0, atol=0, msg=name)

@@ -99,6 +99,25 @@ def test_benchmark_selection_is_committed_profiled_and_cached(tiny_net, small_st
     assert benchmark.calls == 6
 
 
+@pytest.mark.parametrize("caching", [True, False], ids=["cache on", "cache off"])
+def test_every_candidate_layer_comes_from_one_pass_per_stimulus_set(tiny_net, small_stimulus_set, monkeypatch,
+                                                                    caching):
+    # issue 42: check_models (and layer selection on a benchmark) ran one forward pass per candidate layer: about 30
+    # minutes for grcnn's 40 layers on 2 cores. With the activations cache, the first candidate extracts them all.
+    if not caching:
+        monkeypatch.setenv("RESULTCACHING_DISABLE", "1")
+    target = brain_data(tiny_net, small_stimulus_set, layer_index=2)
+    passes = []
+    tiny_net.register_forward_pre_hook(lambda module, inputs: passes.append(len(inputs[0])))
+    benchmark = SyntheticBenchmark(small_stimulus_set, target)
+    extractor = ActivationsExtractor(tiny_net, "tiny", ImagePreprocessing(8), batch_size=4)
+    model = ModelCommitment("tiny", extractor, ["0", "1", "2", "4"], region_benchmarks={"IT": benchmark})
+    model.start_recording("IT", [(70, 170)])
+    assert model.layer_map == {"IT": "2"} and benchmark.calls == 4
+    # 10 stimuli in batches of 4: 3 forward passes for all layers with the cache (one entry), 3 per layer without
+    assert passes == [4, 4, 2] * (1 if caching else 4)
+
+
 def test_two_configurations_of_one_metric_are_two_cache_entries(tiny_net, small_stimulus_set):
     # the cache key names the metric's parameters (get_params), not only its class: two PLS configurations
     # used to share one cached layer choice

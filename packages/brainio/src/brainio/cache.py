@@ -9,9 +9,10 @@ deleted and downloaded again; a download that fails the check is deleted and rai
 marker is re-hashed (git's racily-clean rule), and temporaries of killed downloads are removed under the lock.
 
 :func:`fetch_to` applies the same rules to a file at a path of the caller's choosing (model weights under
-``$BRAINSCORE_HOME``, a plugin's own folder), with its lock beside the file. A file already there is used without
-contacting the store, so it works offline; when it is absent and the store cannot be reached, the error names the
-file, its URL and the folder to put it in (:class:`~brainio.errors.FileUnavailableError`).
+``$BRAINSCORE_HOME``, a plugin's own folder), with its lock beside the file, but for one: a file there that fails
+the check is never deleted (someone put it there): it is moved aside, renamed with its own SHA-1. A file already there
+is used without contacting the store, so it works offline; when it is absent and the store cannot be reached, the
+error names the file, its URL and the folder to put it in (:class:`~brainio.errors.FileUnavailableError`).
 """
 
 from __future__ import annotations
@@ -124,26 +125,54 @@ def fetch_to(store, key: str, target: str | os.PathLike, sha1: str | None = None
         records none); it is still written atomically.
     version_id : str, default=None
 
+    A file already at ``target`` that does not match ``sha1`` (weights placed there by hand, another version) is
+    never deleted: it is moved aside to ``<stem>.sha1-<its SHA-1><suffix>`` and the expected file is downloaded; one
+    warning line names both files and both digests.
+
     Raises
     ------
     Sha1MismatchError
         The downloaded bytes do not hash to ``sha1``; nothing is left at ``target``.
     FileUnavailableError
-        ``target`` is absent and the store cannot be reached: one line naming the file, its URL and the folder.
+        ``target`` is absent (or was moved aside) and the store cannot be reached: one line naming the file, its URL
+        and the folder (for a moved file: both files and both digests).
     """
     target = Path(target)
     if sha1 is not None:
         check_sha1(sha1, f"{store!r}:{key}")
     target.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(target.parent / f".{target.name}.lock")):
+        aside = _move_aside_if_mismatched(target, sha1)
         try:
-            return _fetch_locked(store, key, target, sha1, version_id)
+            path = _fetch_locked(store, key, target, sha1, version_id)
         except StoreUnreachableError as error:
             reason = error.__cause__ or error
+            where = store_url(store, key, version_id)
+            if aside is not None:
+                raise FileUnavailableError(
+                    f"{target} has SHA-1 {aside[1]}, not the expected {sha1}: it was moved aside to {aside[0]} (kept, "
+                    f"not deleted) and {where} cannot be reached ({type(reason).__name__}: {reason}); put the file "
+                    f"with SHA-1 {sha1} at {target}") from error
             raise FileUnavailableError(
-                f"{target.name} is not in {target.parent} and {store_url(store, key, version_id)} cannot be reached "
-                f"({type(reason).__name__}: {reason}); download it on a machine with network access and put it in "
-                f"{target.parent}") from error
+                f"{target.name} is not in {target.parent} and {where} cannot be reached ({type(reason).__name__}: "
+                f"{reason}); download it on a machine with network access and put it in {target.parent}") from error
+    if aside is not None:
+        _logger.warning("%s had SHA-1 %s, not the expected %s: moved aside to %s (kept); the expected file was "
+                        "downloaded in its place", target, aside[1], sha1, aside[0])
+    return path
+
+
+def _move_aside_if_mismatched(target: Path, sha1: str | None) -> tuple[Path, str] | None:
+    """A file at ``target`` that does not hash to ``sha1`` is someone's file (weights a user placed there, perhaps
+    another version): it is renamed ``<stem>.sha1-<its SHA-1><suffix>`` beside it, never deleted; returns the new path
+    and its SHA-1, or None when there is nothing to move. Its marker goes (it described another file)."""
+    if sha1 is None or not target.is_file() or _is_verified(target, sha1):
+        return None
+    actual = sha1_hash(target)
+    aside = target.with_name(f"{target.stem}.sha1-{actual}{target.suffix}")
+    os.replace(target, aside)  # the same bytes moved aside earlier: replaced by themselves
+    _marker(target).unlink(missing_ok=True)
+    return aside, actual
 
 
 def store_url(store, key: str, version_id: str | None = None) -> str:

@@ -5,9 +5,16 @@ the origin of each (:class:`PluginInfo`), and fills them: discovery through the 
 on the first read), attribution of assignments to the distribution being imported, the override rule for built-in
 distributions and Brain-Score's plugin folders (:mod:`brainscore_core.plugin_folders`).
 
+Discovery reads the entry points (metadata only) and the cached plugin index (:mod:`brainscore_core._plugin_index`);
+a plugin module is imported only when one of its identifiers is asked for, or when the index does not know it yet
+(first use after installing or changing it), or when everything is listed. Each import and each factory call runs
+under :func:`brainscore_core.numeric_state.guarded`: what a plugin's import changed in torch's global state is put
+back for the rest of the process (one :class:`~brainscore_core.errors.PluginStateNotice` says which plugin changed
+which setting) and held again only while that plugin's own factories run.
+
 It calls nothing above it. The dict-like registries (:mod:`brainscore_core._registry`) and the
 :class:`~brainscore_core.plugins.Domain` that exposes them call into it; plugin modules reach it through those
-registries while discovery imports them. Scoring lives elsewhere (:mod:`brainscore_core.scoring`).
+registries while they are imported. Scoring lives elsewhere (:mod:`brainscore_core.scoring`).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Collection, Mapping
@@ -24,27 +32,22 @@ from typing import Any
 import pluggy
 
 from brainscore_core import hookspecs
+from brainscore_core._entry_plugins import FAILED, LOADED, LOADING, Attribution, EntryPlugin, EntryPlugins
+from brainscore_core._entry_plugins import Source as _Source
 from brainscore_core._plugin_info import KINDS, PluginInfo, normalize_kind
-from brainscore_core.config import AUTOLOAD_ENV, plugin_autoload_disabled, requested_plugins
+from brainscore_core.config import plugin_autoload_disabled, requested_plugins
 from brainscore_core.errors import (
     DuplicateIdentifierError,
     InvalidPluginError,
-    PluginLoadError,
     PluginOverrideNotice,
     UnknownIdentifierError,
 )
 from brainscore_core.hookspecs import HOOK_KINDS, PROJECT_NAME
+from brainscore_core.numeric_state import PluginSettings, guarded
 
 __all__ = ["KINDS", "PluginCatalog", "PluginInfo", "normalize_kind"]
 
 _UNLOADED, _LOADING, _LOADED = "unloaded", "loading", "loaded"
-
-
-class _Source:
-    __slots__ = ("distribution", "module", "version")
-
-    def __init__(self, distribution: str | None, version: str | None, module: str | None):
-        self.distribution, self.version, self.module = distribution, version, module
 
 
 class PluginCatalog:
@@ -71,57 +74,89 @@ class PluginCatalog:
         self._origins: dict[str, dict[str, PluginInfo]] = {kind: {} for kind in KINDS}
         self._manager = self._new_manager()
         self._plugin_sources: dict[str, _Source] = {}
-        self._module_sources: dict[str, _Source] = {}
-        self._importing: list[_Source] = []
+        self._attribution = Attribution()  # which plugin an assignment belongs to
+        self._explicit: set[str] = set()  # plugins registered explicitly before discovery
+        self._entries = EntryPlugins(entry_point_group)
+        self._settings = PluginSettings()  # what each plugin's import changed in torch's global state
 
     @property
     def state(self) -> str:
-        """``'unloaded'``, ``'loading'`` (discovery is importing plugin modules) or ``'loaded'``."""
+        """``'unloaded'``, ``'loading'`` (discovery is reading the entry points) or ``'loaded'``."""
         return self._state
 
     # reading: discovery first -----------------------------------------------------------------------
     def factory(self, kind: str, identifier: str) -> Callable[..., Any]:
-        """The factory registered as ``identifier`` (after discovery and, where needed, its plugin folder).
+        """The factory registered as ``identifier`` (after importing the plugins that may register it and, where
+        needed, its plugin folder).
 
         Raises UnknownIdentifierError listing close matches."""
-        self.ensure_loaded()
-        self.consult_folders(kind, identifier)
+        self.resolve(kind, identifier)
         try:
             return self._factories[kind][identifier]
         except KeyError:
             raise self.unknown(kind, identifier) from None
 
+    def call(self, kind: str, identifier: str, *args: Any, **kwargs: Any) -> Any:
+        """Call the factory of ``identifier`` with torch's global settings guarded: the settings its plugin's import
+        made are held while it runs, and whatever it changes is put back afterwards (one
+        :class:`PluginStateNotice` names what it changed)."""
+        factory = self.factory(kind, identifier)
+        info = self._origins[kind][identifier]
+        with guarded(apply=self._settings.of(info.module)) as changes:
+            result = factory(*args, **kwargs)
+        self._settings.announce(changes, f"{kind} {identifier!r} of {info.describe()}", "while it was built")
+        return result
+
     def contains(self, kind: str, identifier: str) -> bool:
-        """Whether ``identifier`` is registered as ``kind`` (after discovery and its plugin folder)."""
-        self.ensure_loaded()
-        self.consult_folders(kind, identifier)
+        """Whether ``identifier`` is registered as ``kind`` (after its plugins and its plugin folder)."""
+        self.resolve(kind, identifier)
         return identifier in self._factories[kind]
 
-    def identifiers(self, kind: str) -> list[str]:
-        """Every identifier of ``kind``, in registration order (after discovery)."""
+    def resolve(self, kind: str, identifier: str) -> None:
+        """Import what may register ``identifier`` as ``kind``: the entry-point plugins whose index record lists it
+        or that have no record yet, then its plugin folder (:meth:`consult_folders`)."""
         self.ensure_loaded()
-        return list(self._factories[kind])
+        with self._lock:
+            self._import_entries(self._entries.needed_for(kind, identifier))
+        self.consult_folders(kind, identifier)
+
+    def identifiers(self, kind: str) -> list[str]:
+        """Every identifier of ``kind``: those registered, in registration order, then those of plugins not imported
+        yet (by their index records)."""
+        self._import_unindexed()
+        names = list(self._factories[kind])
+        return names + [info.identifier for info in self._entries.indexed_only(kind) if info.identifier not in
+                        self._factories[kind]]
 
     def origin(self, kind: str, identifier: str) -> PluginInfo:
-        """Where the factory registered as ``identifier`` came from (after discovery)."""
-        self.ensure_loaded()
+        """Where the factory registered as ``identifier`` came from (after importing its plugins)."""
+        self.resolve(kind, identifier)
         try:
             return self._origins[kind][identifier]
         except KeyError:
             raise self.unknown(kind, identifier) from None
 
     def list_plugins(self, kind: str | None = None) -> list[PluginInfo]:
-        """Origins of ``kind`` (every kind when None), sorted by kind and identifier (after discovery)."""
-        self.ensure_loaded()
+        """Origins of ``kind`` (every kind when None), sorted by kind and identifier; a plugin that is not imported
+        yet is described by its index record (and stays unimported)."""
+        self._import_unindexed()
         kinds = KINDS if kind is None else (normalize_kind(kind),)
-        return [info for k in kinds for info in sorted(self._origins[k].values(), key=lambda info: info.identifier)]
+        found = []
+        for k in kinds:
+            infos = dict(self._origins[k])
+            infos.update({info.identifier: info for info in self._entries.indexed_only(k) if info.identifier not in
+                          infos})
+            found += sorted(infos.values(), key=lambda info: info.identifier)
+        return found
 
     def unknown(self, kind: str, identifier: str) -> UnknownIdentifierError:
         """The error for a missing ``identifier`` of ``kind``, listing close matches and other kinds holding it."""
-        matches = difflib.get_close_matches(str(identifier), list(self._factories[kind]), n=5, cutoff=0.6)
-        other_kinds = [other for other in KINDS if other != kind and identifier in self._factories[other]]
+        known = {k: set(self._factories[k]) | {info.identifier for info in self._entries.indexed_only(k)}
+                 for k in KINDS}
+        matches = difflib.get_close_matches(str(identifier), sorted(known[kind]), n=5, cutoff=0.6)
+        other_kinds = [other for other in KINDS if other != kind and identifier in known[other]]
         return UnknownIdentifierError(kind, identifier, matches, group=self.entry_point_group,
-                                      n_registered=len(self._factories[kind]), other_kinds=other_kinds)
+                                      n_registered=len(known[kind]), other_kinds=other_kinds)
 
     # reading without discovery (what has been registered so far) ------------------------------------
     def registered_origin(self, kind: str, identifier: str) -> PluginInfo | None:
@@ -169,7 +204,7 @@ class PluginCatalog:
             raise InvalidPluginError(f"{kind} {identifier!r} from module {module!r}: factory must be callable, "
                                      f"got {type(factory).__name__}")
         with self._lock:
-            source = source or self._attribute(module)
+            source = source or self._attribution.of(module)
             info = PluginInfo(kind, identifier, source.distribution, source.version, module or source.module)
             existing = self._origins[kind].get(identifier)
             if existing is not None and not existing.same_origin(info):
@@ -182,6 +217,7 @@ class PluginCatalog:
                 if not builtin_existing:  # a built-in registered after the installed plugin: keep the plugin
                     return
             self.store(info, factory)
+            self._attribution.claim(kind, identifier, source)
 
     def register_plugin(self, plugin: object, name: str | None = None) -> None:
         """Register a plugin object (module or instance with hookimpls) explicitly; works with autoload disabled.
@@ -193,6 +229,8 @@ class PluginCatalog:
             if self._state == _LOADED:
                 self._manager.check_pending()
                 self._collect_hooks(only={name})
+            else:  # its hooks are collected when discovery runs
+                self._explicit.add(name)
 
     def reset(self) -> None:
         """Forget every registration and discovery result (modules stay imported: not re-executed)."""
@@ -201,7 +239,9 @@ class PluginCatalog:
                 self.clear(kind)
             self._manager = self._new_manager()
             self._plugin_sources.clear()
-            self._module_sources.clear()
+            self._explicit.clear()
+            self._attribution, self._settings = Attribution(), PluginSettings()
+            self._entries = EntryPlugins(self.entry_point_group)
             self._state, self._error = _UNLOADED, None
 
     def _is_builtin(self, info: PluginInfo) -> bool:
@@ -210,43 +250,31 @@ class PluginCatalog:
     # plugin folders ---------------------------------------------------------------------------------
     def consult_folders(self, kind: str, identifier: str) -> None:
         """Import the plugin folder that registers ``identifier`` as ``kind`` when no plugin holds it yet or only a
-        built-in distribution does (a no-op without folders, during discovery, with autoload disabled, or for a
-        third-party registration).
+        built-in distribution does (a no-op without folders, during discovery or with autoload disabled).
 
-        Raises DuplicateIdentifierError (two folders register it) or PluginLoadError (the folder fails to import;
-        the message says how to install its requirements, if it lists any).
+        Raises DuplicateIdentifierError (two folders register it, or a folder and an installed third-party plugin:
+        the folder's edits would be ignored otherwise) or PluginLoadError (the folder fails to import; the message
+        says how to install its requirements, if it lists any).
         """
         if self.folders is None or self._state != _LOADED or plugin_autoload_disabled():
             return
         kind = normalize_kind(kind)
-        existing = self._origins[kind].get(identifier)
-        if existing is not None and not self._is_builtin(existing):
-            return
         with self._lock:
             match = self.folders.locate(kind, identifier)
             if match is None:
                 return
+            existing = self._origins[kind].get(identifier)
+            if existing is not None and not self._is_builtin(existing):
+                raise DuplicateIdentifierError(kind, identifier, existing, match)
             source = _Source(None, None, match.module)
-            self._module_sources[match.module] = source  # later registrations of its modules belong to it too
-            self._importing.append(source)
+            self._attribution.modules[match.module] = source  # later registrations of its modules belong to it too
+            self._attribution.importing.append(source)
             try:
-                self.folders.import_folder(match)
+                with guarded() as changes:
+                    self.folders.import_folder(match)
             finally:
-                self._importing.pop()
-
-    def _attribute(self, module: str | None) -> _Source:
-        """The distribution an assignment made by ``module`` belongs to."""
-        if module:
-            best = None
-            for prefix, source in self._module_sources.items():
-                if (module == prefix or module.startswith(prefix + ".")) and (
-                        best is None or len(prefix) > len(best[0])):
-                    best = (prefix, source)
-            if best is not None:
-                return best[1]
-        if self._importing:
-            return self._importing[-1]
-        return _Source(None, None, module)
+                self._attribution.importing.pop()
+            self._settings.remember(match.module, changes, f"plugin folder {match.path}")
 
     # discovery --------------------------------------------------------------------------------------
     def _new_manager(self) -> pluggy.PluginManager:
@@ -255,7 +283,8 @@ class PluginCatalog:
         return manager
 
     def ensure_loaded(self) -> None:
-        """Run plugin discovery once per process (a no-op afterwards); re-raises a discovery error."""
+        """Run plugin discovery once per process (a no-op afterwards); re-raises a discovery error. Discovery reads
+        the entry points and the plugin index, and imports no plugin (but those named in ``$BRAINSCORE_PLUGINS``)."""
         if self._state == _LOADED and self._error is None:
             return
         with self._lock:
@@ -274,60 +303,96 @@ class PluginCatalog:
             if self._error is not None:
                 raise self._error
 
-    def _entry_points(self) -> list[importlib.metadata.EntryPoint]:
-        points = importlib.metadata.entry_points(group=self.entry_point_group)
-        return sorted(points, key=lambda ep: ((ep.dist.name if ep.dist else "") or "", ep.name))
-
     def _discover(self) -> None:
         requested, disabled = requested_plugins(), plugin_autoload_disabled()
-        points = self._entry_points() if (not disabled or requested) else []
+        points = importlib.metadata.entry_points(group=self.entry_point_group) if (not disabled or requested) else []
         if disabled:
             points = [ep for ep in points if ep.name in requested or ep.value in requested]
         loaded_names = {ep.name for ep in points} | {ep.value for ep in points}
-        for ep in points:
-            dist = ep.dist
-            source = _Source(dist.name if dist else None, dist.version if dist else None, ep.module)
-            self._module_sources.setdefault(ep.module, source)
-        for ep in points:
-            source = self._module_sources[ep.module]
-            self._load_plugin(f"{source.distribution}:{ep.name}", source, ep.load, ep.value)
+        self._entries.read(points)
+        for plugin in self._entries:
+            self._attribution.modules.setdefault(plugin.module, _Source(plugin.distribution, plugin.version, plugin.module))
         for module_name in requested:
             if module_name not in loaded_names:
                 source = _Source(None, None, module_name)
-                self._load_plugin(module_name, source, lambda m=module_name: importlib.import_module(m),
-                                  module_name)
+                plugin = EntryPlugin(key=module_name, name=module_name, target=module_name, module=module_name,
+                                     distribution=None, version=None, stamp=None, record=None,
+                                     load=lambda m=module_name: importlib.import_module(m))
+                self._import_entry(plugin, source)
         self._reattribute()
         self._manager.check_pending()
-        self._collect_hooks()
+        self._collect_hooks(only=self._explicit)
+        self._explicit.clear()
 
-    def _load_plugin(self, name: str, source: _Source, load: Callable[[], object], target: str) -> None:
-        self._importing.append(source)
+    def _import_unindexed(self) -> None:
+        self.ensure_loaded()
+        with self._lock:
+            self._import_entries(self._entries.unindexed())
+
+    def _import_entries(self, plugins: list[EntryPlugin]) -> None:
+        """Import ``plugins`` (those not imported yet; one being imported is skipped: a re-entrant read sees a
+        partial view), then write the index; a plugin that failed before raises its error again."""
         try:
-            plugin = load()
-        except (DuplicateIdentifierError, InvalidPluginError):
-            raise
-        except Exception as error:
-            raise PluginLoadError(
-                f"loading plugin {target!r} of distribution {source.distribution!r} (entry-point group "
-                f"{self.entry_point_group!r}) failed: {type(error).__name__}: {error}; set "
-                f"{AUTOLOAD_ENV}=1 to run without third-party plugins") from error
+            for plugin in plugins:
+                if plugin.state == FAILED:
+                    raise plugin.error
+                if plugin.state not in (LOADED, LOADING):
+                    self._import_entry(plugin, self._attribution.modules[plugin.module])
         finally:
-            self._importing.pop()
-        if plugin is None or self._manager.is_registered(plugin) or self._manager.has_plugin(name):
-            return
-        self._manager.register(plugin, name=name)
-        plugin_module = plugin.__name__ if isinstance(plugin, ModuleType) else getattr(plugin, "__module__", None)
-        self._plugin_sources[name] = _Source(source.distribution, source.version, plugin_module or target)
+            self._entries.save()
+
+    def _import_entry(self, plugin: EntryPlugin, source: _Source) -> None:
+        """Import one plugin module, register it with the plugin manager and collect its hooks, under
+        :func:`guarded`; record what it registered."""
+        plugin.state = LOADING
+        imported_before = plugin.module in sys.modules  # its assignments were made outside this import
+        self._attribution.importing.append(source)
+        try:
+            with guarded() as changes:
+                loaded = plugin.import_module(self.entry_point_group)
+                if loaded is not None and not self._manager.is_registered(loaded) and not self._manager.has_plugin(
+                        plugin.name):
+                    self._manager.register(loaded, name=plugin.name)
+                    module = loaded.__name__ if isinstance(loaded, ModuleType) else getattr(loaded, "__module__", None)
+                    self._plugin_sources[plugin.name] = _Source(source.distribution, source.version,
+                                                                module or plugin.target)
+                    self._manager.check_pending()
+                    self._collect_hooks(only={plugin.name})
+        except BaseException as error:
+            plugin.state, plugin.error = (FAILED, error) if isinstance(error, Exception) else (_UNLOADED, None)
+            raise
+        finally:
+            self._attribution.importing.pop()
+        plugin.state = LOADED
+        self._settings.remember(plugin.module, changes, plugin.describe())
+        registered = self._registered_by(plugin.module, source, self._plugin_sources.get(plugin.name))
+        if imported_before and not any(registered.values()):
+            return  # imported before the catalog asked: what it registered cannot be told, so nothing is recorded
+        self._entries.record(plugin, registered)
+
+    def _registered_by(self, module: str, *sources: _Source | None) -> dict[str, dict[str, str]]:
+        """kind -> {identifier: module} of every entry attributed to one of ``sources`` when it was registered, or
+        assigned by ``module`` or a module below it."""
+        def belongs(kind: str, info: PluginInfo) -> bool:
+            claimed = self._attribution.claimed_by(kind, info.identifier)
+            if claimed is not None and any(claimed is s for s in sources if s):
+                return True
+            own = info.module or ""
+            return claimed is None and (own == module or own.startswith(module + "."))
+
+        return {kind: {info.identifier: info.module or "" for info in self._origins[kind].values()
+                       if belongs(kind, info)} for kind in KINDS}
 
     def _reattribute(self) -> None:
         """Entries assigned before discovery by a module that turns out to be a plugin module."""
         for kind in KINDS:
             for info in list(self._origins[kind].values()):
                 if info.distribution is None and info.module:
-                    source = self._attribute(info.module)
+                    source = self._attribution.of(info.module)
                     if source.distribution is not None:
                         self.store(PluginInfo(info.kind, info.identifier, source.distribution, source.version,
                                               info.module))
+                        self._attribution.claim(info.kind, info.identifier, source)
 
     def _collect_hooks(self, only: set[str] | None = None) -> None:
         for kind, hook_name in HOOK_KINDS.items():

@@ -12,6 +12,7 @@ from brainio.errors import BrainScoreError
 
 __all__ = [
     "BrainScoreError",
+    "ClusterUnavailableError",
     "DamagedResultStoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
@@ -21,12 +22,15 @@ __all__ = [
     "NonScalarScoreError",
     "PluginLoadError",
     "PluginOverrideNotice",
+    "PluginStateNotice",
     "PostgresUnavailableError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
+    "SettingsError",
     "UnknownDomainError",
     "UnknownIdentifierError",
     "UnknownKindError",
+    "WorkerLostError",
 ]
 
 # BrainScoreError, the root of every error of every package, is defined in brainio (the bottom of the dependency
@@ -112,6 +116,12 @@ class PluginOverrideNotice(UserWarning):
     """An installed plugin replaced a built-in one of the same identifier (the notice names both)."""
 
 
+class PluginStateNotice(UserWarning):
+    """A plugin's import (or a factory) changed torch's global state (default dtype, threads, deterministic flags,
+    a random generator, ...); it was put back for the rest of the process. The notice names the plugin and each
+    setting with its two values (:mod:`brainscore_core.numeric_state`)."""
+
+
 class MemberNotImplementedError(BrainScoreError, NotImplementedError, AttributeError):
     """A ``Benchmark`` subclass left out a member it is asked for (``identifier``, ``version``, ``ceiling``,
     ``__call__``); Brain-Score raises ``NotImplementedError`` there. Also an ``AttributeError``, so that
@@ -138,6 +148,21 @@ class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
 
 class MemoryBudgetError(BrainScoreError, MemoryError):
     """A pair whose estimated peak memory exceeds the budget of the process that would run it."""
+
+
+class SettingsError(BrainScoreError, ValueError):
+    """The settings file (:func:`brainscore_core.config.settings_path`) is not valid TOML, or one of its tables holds
+    an unknown key or a value of the wrong kind; the message names the file, the table and the key."""
+
+
+class ClusterUnavailableError(BrainScoreError, RuntimeError):
+    """A batch scheduler cannot run the grid's jobs: no Slurm here, its controller does not answer, an unknown
+    partition, a refused submission, or dask-jobqueue is missing. One line that says which and what to do."""
+
+
+class WorkerLostError(BrainScoreError, RuntimeError):
+    """The worker process (or the batch job) running a pair died before the pair ended: killed for its memory, at
+    its job's time limit, cancelled or preempted. Stored as a failed row whose ``failure_kind`` says which."""
 
 
 class ModelDigestChangedWarning(UserWarning):

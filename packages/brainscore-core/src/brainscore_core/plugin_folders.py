@@ -8,10 +8,12 @@ importing the others), then importing the one folder that registers the identifi
 ``<package>.<kind folder>.<folder>``.
 
 Where folders are looked for: every entry of the kind package's ``__path__`` (``brainscore_vision.models.__path__``),
-which holds the package's own folder, any ``brainscore_vision/models`` folder on ``sys.path`` (where a pip-installed
-plugin distribution puts ``brainscore_vision/models/<folder>``), and ``<user folder>/models`` for each user folder of
-:func:`brainscore_core.config.plugin_folders` (``$BRAINSCORE_PLUGIN_FOLDERS``, option ``plugin_folders``), so nobody
-needs to write into site-packages. Because the user folders join the package path, a plugin's relative imports
+which holds the package's own folder, a ``brainscore_vision/models`` folder into which an installed distribution put
+files (a pip-installed plugin package, ``brainscore_vision/models/<folder>``: its ``RECORD`` lists them), and
+``<user folder>/models`` for each user folder of :func:`brainscore_core.config.plugin_folders`
+(``$BRAINSCORE_PLUGIN_FOLDERS``, option ``plugin_folders``), so nobody needs to write into site-packages. No other
+``sys.path`` entry and never the working directory: a stray folder there is not imported (issue 41). Because the
+user folders join the package path, a plugin's relative imports
 (``from .model import get_model``) and absolute ones (``from brainscore_vision.models.my_model.model import ...``)
 both work.
 
@@ -81,18 +83,52 @@ class FolderMatch:
     module: str
     path: Path
 
+    def describe(self) -> str:
+        """How :class:`~brainscore_core.errors.DuplicateIdentifierError` names it."""
+        return f"plugin folder {self.path} (module {self.module!r})"
+
+
+def _installed_here(entry: str, relative: str) -> bool:
+    """Whether a distribution installed in the ``sys.path`` entry ``entry`` put files under ``relative`` (its
+    ``*.dist-info/RECORD`` lists one): pip installs a Brain-Score plugin package as ``brainscore_vision/models/<x>``."""
+    prefix = relative.replace(os.sep, "/").rstrip("/") + "/"
+    try:
+        infos = [name for name in os.listdir(entry) if name.endswith(".dist-info")]
+    except OSError:
+        return False
+    for info in infos:
+        try:
+            with open(os.path.join(entry, info, "RECORD"), encoding="utf-8") as record:
+                if any(line.startswith(prefix) for line in record):
+                    return True
+        except OSError:
+            continue
+    return False
+
 
 def extend_package_path(path: Sequence[str], name: str) -> list[str]:
     """A kind package's ``__path__`` (``brainscore_vision.models``): its own folder, the folder of that dotted name
-    under every ``sys.path`` entry (where a pip-installed plugin puts ``brainscore_vision/models/<folder>``), and
-    ``<user folder>/<last part of name>`` for every configured user folder."""
+    under a ``sys.path`` entry where an installed distribution put files into it (pip installs a Brain-Score plugin
+    package as ``brainscore_vision/models/<folder>``; its ``RECORD`` says so), and ``<user folder>/<last part of
+    name>`` for every configured user folder.
+
+    No other ``sys.path`` entry, so never the working directory (issue 41): an unpacked Brain-Score submission in the
+    folder a command runs from (``python -m brainscore_vision`` puts it on ``sys.path``), or a folder on
+    ``PYTHONPATH``, is not imported unasked, nor does it claim an identifier such as ``pixels``.
+    """
     from brainscore_core.config import plugin_folders
 
     extended = list(path)
     seen = {os.path.realpath(entry) for entry in extended}
-    candidates = [os.path.join(entry or os.curdir, *name.split(".")) for entry in sys.path if isinstance(entry, str)]
-    candidates += [str(folder / name.rsplit(".", 1)[-1]) for folder in plugin_folders()]
-    for candidate in candidates:
+    relative = os.path.join(*name.split("."))
+    for entry in (entry for entry in sys.path if isinstance(entry, str) and entry):
+        candidate = os.path.join(entry, relative)
+        real = os.path.realpath(candidate)
+        if real not in seen and os.path.isdir(candidate) and _installed_here(entry, relative):
+            extended.append(os.path.abspath(candidate))
+            seen.add(real)
+    for folder in plugin_folders():
+        candidate = str(folder / name.rsplit(".", 1)[-1])
         real = os.path.realpath(candidate)
         if real not in seen and os.path.isdir(candidate):
             extended.append(os.path.abspath(candidate))
@@ -148,6 +184,22 @@ class PluginFolders:
                     if module not in sys.modules:  # already imported (e.g. through an entry point): registered then
                         matches.append(FolderMatch(kind, identifier, module, folder))
         return matches
+
+    def registrations(self, kind: str) -> list[FolderMatch]:
+        """Every identifier the folders register as ``kind``, read from their ``__init__.py`` (nothing is imported),
+        in package-path order: what ``brainscore list`` shows of them."""
+        package = self.kind_package(kind)
+        if package is None:
+            return []
+        names, found = self.layout[kind][1], []
+        for root in map(Path, package.__path__):
+            for folder in sorted(root.iterdir()) if root.is_dir() else ():
+                if folder.name[0] in "._" or not folder.is_dir():
+                    continue
+                found += [FolderMatch(kind, identifier, f"{package.__name__}.{folder.name}", folder)
+                          for name, identifier in sorted(self._registered_in(folder / "__init__.py"))
+                          if name in names]
+        return found
 
     def locate(self, kind: str, identifier: str) -> FolderMatch | None:
         """The one folder to import for ``identifier``, or None.

@@ -121,30 +121,30 @@ model_registry : Registry
     # loaders ----------------------------------------------------------------------------------------
     def load_dataset(self, identifier: str) -> Any:
         """Call the data factory registered as ``identifier`` (returns a DataAssembly)."""
-        return self.catalog.factory("data", identifier)()
+        return self.catalog.call("data", identifier)
 
     def load_stimulus_set(self, identifier: str) -> Any:
         """Call the stimulus-set factory registered as ``identifier`` (returns a StimulusSet)."""
-        return self.catalog.factory("stimulus_set", identifier)()
+        return self.catalog.call("stimulus_set", identifier)
 
     def load_metric(self, identifier: str, *args: Any, **kwargs: Any) -> Any:
         """Call the metric factory registered as ``identifier`` with ``*args, **kwargs``."""
-        return self.catalog.factory("metric", identifier)(*args, **kwargs)
+        return self.catalog.call("metric", identifier, *args, **kwargs)
 
     def load_ceiling(self, identifier: str, *args: Any, **kwargs: Any) -> Any:
         """Call the ceiling factory ``identifier`` (looked up among ceilings, then among metrics)."""
         for kind in ("ceiling", "metric"):
             if self.catalog.contains(kind, identifier):
-                return self.catalog.factory(kind, identifier)(*args, **kwargs)
+                return self.catalog.call(kind, identifier, *args, **kwargs)
         raise self.catalog.unknown("ceiling", identifier)
 
     def load_benchmark(self, identifier: str) -> Any:
         """Call the benchmark factory registered as ``identifier`` (returns a Benchmark)."""
-        return self.catalog.factory("benchmark", identifier)()
+        return self.catalog.call("benchmark", identifier)
 
     def load_model(self, identifier: str) -> Any:
         """Call the model factory registered as ``identifier``."""
-        return self.catalog.factory("model", identifier)()
+        return self.catalog.call("model", identifier)
 
     def list_plugins(self, kind: str | None = None) -> list[PluginInfo]:
         """Registered plugins of ``kind`` (all kinds when None), sorted by kind and identifier.

@@ -149,6 +149,10 @@ def progress(
                          file=_DISCARD, mininterval=1.0, **drawing)
     if disable is None:
         disable = not progress_enabled()
+    # miniters=1: tqdm's default adapts how many steps it waits between redraws to the first steps' pace, so a bar
+    # whose first steps were fast (cache hits) then stalled for minutes between redraws (37-171 s in layer selection,
+    # issue 42); with 1 it redraws whenever a step ends and mininterval (0.1 s) has passed
+    kwargs.setdefault("miniters", 1)
     return _tqdm_class()(
         iterable, total=total, desc=desc, unit=unit, disable=disable, leave=leave, delay=delay,
         dynamic_ncols=True, **kwargs

@@ -15,7 +15,10 @@ import xarray as xr
 from brainscore_core.errors import NonScalarScoreError
 from brainscore_core.score import score_center_error
 
-__all__ = ["failure_row", "row_from_json", "row_to_json", "score_row"]
+__all__ = ["TRACEBACK_CHARS", "failure_row", "failure_traceback", "row_from_json", "row_to_json", "score_row"]
+
+TRACEBACK_CHARS = 20_000
+"""A failed row keeps at most this many characters of its traceback (the end: where it failed)."""
 
 def _number(value: Any) -> float | None:
     """A finite float, or None (SQL NULL) for None / NaN / inf."""
@@ -114,23 +117,42 @@ def score_row(score: Any, *, model_identifier: str, benchmark_identifier: str, b
         "ceiling": _number(ceiling_value), "ceiling_error": _number(ceiling_error),
         "comment": comment if comment is not None else attrs.get("comment"),
         "attrs": _json(_plain_attrs(attrs)),  # plain data only: raw and ceiling have their columns
-        "status": "ok", "error_type": None, "error_message": None})
+        "status": "ok", "error_type": None, "error_message": None, "failure_kind": None})
     return row
 
 
 def failure_row(error: BaseException, *, model_identifier: str, benchmark_identifier: str,
                 benchmark_version: int | None = None, benchmark_parent: str | None = None,
                 elapsed_s: float | None = None, model_digest: str | None = None,
-                versions: Mapping[str, str] | None = None, timestamp: datetime | None = None) -> dict[str, Any]:
-    """The row of a pair that failed (``status='failed'``, the error's type and first line; no numbers)."""
+                versions: Mapping[str, str] | None = None, timestamp: datetime | None = None,
+                failure_kind: str | None = None) -> dict[str, Any]:
+    """The row of a pair that failed (``status='failed'``, the error's type and first line, ``failure_kind``: one of
+    :data:`~brainscore_core.failure_kinds.FAILURE_KINDS`; no numbers). Its ``provenance`` keeps the error's whole
+    traceback (``{"traceback": ...}``, the last :data:`TRACEBACK_CHARS` characters), which ``brainscore score -v``
+    prints. ``benchmark_version`` None (the benchmark did not load) is stored as 0."""
+    import traceback
+
+    trace = "".join(traceback.format_exception(error)).rstrip()[-TRACEBACK_CHARS:]
     row = _common(model_identifier, benchmark_identifier, 0 if benchmark_version is None else benchmark_version,
-                  benchmark_parent=benchmark_parent, layer_map=None, provenance=None, elapsed_s=elapsed_s,
-                  model_digest=model_digest, versions=versions, timestamp=timestamp)
+                  benchmark_parent=benchmark_parent, layer_map=None, provenance={"traceback": trace},
+                  elapsed_s=elapsed_s, model_digest=model_digest, versions=versions, timestamp=timestamp)
     message = str(error).strip()
     row.update({"score_raw": None, "score_ceiled": None, "error": None, "ceiling": None, "ceiling_error": None,
                 "comment": None, "attrs": None, "status": "failed", "error_type": type(error).__name__,
-                "error_message": message.splitlines()[0][:2000] if message else ""})
+                "error_message": message.splitlines()[0][:2000] if message else "", "failure_kind": failure_kind})
     return row
+
+
+def failure_traceback(row: Mapping[str, Any]) -> str | None:
+    """The traceback a failed row keeps (:func:`failure_row`), or None."""
+    provenance = row.get("provenance")
+    if isinstance(provenance, str):
+        try:
+            provenance = json.loads(provenance)
+        except ValueError:
+            return None
+    trace = provenance.get("traceback") if isinstance(provenance, Mapping) else None
+    return trace if isinstance(trace, str) else None
 
 
 def row_to_json(row: Mapping[str, Any]) -> str:

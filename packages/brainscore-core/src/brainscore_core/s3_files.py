@@ -36,7 +36,7 @@ from brainio.paths import path_inside
 from brainscore_core.config import weight_folder
 
 __all__ = ["load_file", "load_file_from_s3", "load_folder_from_s3", "load_weight_file", "sha1_hash",
-           "weight_folder"]
+           "weight_file_path", "weight_folder"]
 
 
 def _store(bucket: str):
@@ -125,3 +125,12 @@ def load_folder_from_s3(bucket: str, folder_path: str, filename_version_sha: Ite
     targets = [path_inside(save_directory, filename, what="file name") for filename, _, _ in entries]
     return [load_file_from_s3(bucket, _key(folder_path, filename), target, sha1=sha1, version_id=version_id)
             for (filename, version_id, sha1), target in zip(entries, targets)]
+
+
+def weight_file_path(relative_path: str, folder_name: str | None = None) -> Path:
+    """Where :func:`load_weight_file` / :func:`load_file` put ``<folder_name>/<relative_path>`` on this machine
+    (``$BRAINSCORE_HOME/<folder_name>/<relative_path>``; ``folder_name`` None: ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else
+    ``models``), without fetching it. Raises
+    :class:`brainio.errors.PathOutsideRootError` for a name that would lie outside that folder."""
+    folder = weight_folder(folder_name)
+    return _local_path(folder, relative_path)

@@ -15,9 +15,14 @@ Precision (``precision=``):
   are summed in float64, so a rounding error stays within one block of ``_MIXED_BLOCK`` features
   instead of growing over all features. A float64 source is always multiplied in float64.
 
-BLAS threads (numpy): with two blocks or more, the first block's products probe whether one BLAS thread or all run
-faster now, and the rest run on the faster (:mod:`brainscore_metrics._thread_probe`): on cores that other processes
-keep busy, threaded OpenBLAS waits.
+BLAS threads (numpy): float32 products run on one BLAS thread, always. OpenBLAS splits a float32 product's sums over
+its threads, so the same block gives another float32 rounding on one thread than on two (1e-7 of the Gram matrix, up
+to 1e-6 of a score; a whole score for an RDM whose entries are nearly tied): the number would depend on the machine,
+on a Dask worker's thread setting (one) and on which thread count the probe found faster (issue 42: a 2-worker grid
+scored 0.0659 where ``score()`` gave 0.0625). On one thread every process forms the same products. Float64 products,
+whose thread rounding stays near 1e-16, keep the probe: with two blocks or more, the first block's products probe
+whether one BLAS thread or all run faster now, and the rest run on the faster (:mod:`brainscore_metrics._thread_probe`):
+on cores that other processes keep busy, threaded OpenBLAS waits.
 
 Constant features: with ``center='columns'`` a feature that is constant over all stimuli centres to zero and adds
 exactly nothing to ``G`` (nor to any training block or cross block taken from it), so such columns are found in one
@@ -242,7 +247,7 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
     from scipy.linalg import blas
 
     n = X.shape[0]
-    blocks = with_probe_blocks(blocks)
+    blocks = blocks if float32 else with_probe_blocks(blocks)  # float32: the same blocks on every machine
     gram = np.empty((n, n))  # its lower triangle accumulates the products (BLAS syrk, in place)
     gram.fill(0.0)
     # float32 products: one syrk into an n x n float32 scratch when that is small (about 10 % faster), else panels
@@ -288,9 +293,16 @@ def _numpy_gram(X, center: str, blocks: list, float32: bool) -> np.ndarray:
                                                    overwrite_c=1).T, out=gram)
         return lambda: blas.dsyrk(1.0, chunk.T, beta=1.0, c=gram.T, trans=1, overwrite_c=1)
 
-    with fastest_threads(len(blocks)) as timed:
-        for columns in blocks:
-            timed(block_product(columns))
+    if float32:  # one thread: the same float32 roundings in every process (module docstring)
+        from brainscore_metrics.backend import one_blas_thread
+
+        with one_blas_thread():
+            for columns in blocks:
+                block_product(columns)()
+    else:
+        with fastest_threads(len(blocks)) as timed:
+            for columns in blocks:
+                timed(block_product(columns))
     _mirror_lower_triangle(gram)
     return gram
 

@@ -34,7 +34,7 @@ __all__ = ["add_results_commands", "run_results_command"]
 STATUSES = {"ok": "ok", "failed": "failed", "all": None}
 LIST_COLUMNS = (("id", "id"), ("model", "model_identifier"), ("benchmark", "benchmark_identifier"),
                 ("version", "benchmark_version"), ("ceiled", "score_ceiled"), ("raw", "score_raw"),
-                ("ceiling", "ceiling"), ("status", "status"), ("timestamp", "timestamp"))
+                ("ceiling", "ceiling"), ("status", "status"), ("kind", "failure_kind"), ("timestamp", "timestamp"))
 _URL_HELP = ("SQLAlchemy URL of the results store (default: $BRAINSCORE_RESULTS_URL or SQLite at "
              "$BRAINSCORE_HOME/results.sqlite)")
 
@@ -54,7 +54,8 @@ def add_results_commands(commands: Any) -> None:
     results = commands.add_parser("results", help="list, delete, export or import the rows of the results store")
     sub = results.add_subparsers(dest="results_command", required=True)
 
-    listing = sub.add_parser("list", help="print the stored rows (id, model, benchmark, scores, status, time)")
+    listing = sub.add_parser("list", help="print the stored rows (id, model, benchmark, scores, status, the kind of "
+                                          "a failure: oom, timeout, deterministic or transient, time)")
     _add_filters(listing, ids=True)
     listing.add_argument("--status", choices=sorted(STATUSES), default="all",
                          help="only scores (ok), only failed pairs (failed), or every row (all, the default)")
@@ -69,6 +70,10 @@ def add_results_commands(commands: Any) -> None:
                         help="default: from the file's suffix (csv for -)")
     _add_filters(export, ids=False)
     export.add_argument("--status", choices=sorted(STATUSES), default="all", help="as for list")
+    export.add_argument("--with-arrays", action="store_true",
+                        help="keep large arrays (RDMs, per-layer scores) in the rows; by default they go to "
+                             "FILE.arrays.json beside the export (left out on standard output), so that the CSV reads "
+                             "with the csv module's defaults")
 
     importing = sub.add_parser(
         "import", help="load the rows of a side file (written when the store refused them) into the store")
@@ -121,7 +126,8 @@ def _cell(value: Any) -> str:
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
-    """Stored rows as a fixed-width table: id, model, benchmark, version, ceiled, raw, ceiling, status, time."""
+    """Stored rows as a fixed-width table: id, model, benchmark, version, ceiled, raw, ceiling, status, the failure's
+    kind (oom, timeout, deterministic, transient), time; then, under each failed row, its error."""
     cells = [[_cell(row.get(key) if key != "status" else (row.get("status") or "ok")) for _, key in LIST_COLUMNS]
              for row in rows]
     for line in cells:
@@ -134,7 +140,12 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
         return "  ".join(v.rjust(w) if i in numeric else v.ljust(w)
                          for i, (v, w) in enumerate(zip(values, widths))).rstrip()
 
-    return "\n".join([line(headers), *(line(values) for values in cells)])
+    lines = [line(headers)]
+    for row, values in zip(rows, cells):
+        lines.append(line(values))
+        if row.get("status") == "failed" and row.get("error_type"):
+            lines.append(f"    {row['error_type']}: {row.get('error_message') or ''}")
+    return "\n".join(lines)
 
 
 # -- subcommands ----------------------------------------------------------------------------------------------
@@ -173,7 +184,14 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from brainscore_core.result_export import export_format_of, rows_as_csv, rows_as_json, write_rows
+    from brainscore_core.result_export import (
+        arrays_path,
+        export_format_of,
+        rows_as_csv,
+        rows_as_json,
+        split_arrays,
+        write_rows,
+    )
     from brainscore_core.results import ResultStore
 
     try:
@@ -183,13 +201,19 @@ def _export(args: argparse.Namespace) -> int:
     store = ResultStore(args.results_url, salvage=True)  # a damaged SQLite file: its readable rows, from a copy
     rows = store.rows(status=STATUSES[args.status], **_filters(args))
     if args.file == "-":
-        text = rows_as_csv(rows) if chosen == "csv" else rows_as_json(rows)
+        shown, left_out = (rows, []) if args.with_arrays else split_arrays(rows, None)
+        text = rows_as_csv(shown) if chosen == "csv" else rows_as_json(shown)
         if sys.stdout.isatty():  # read by a person, not a program: stored text must not drive the terminal
             text = "\n".join(display_text(line) for line in text.split("\n"))
         sys.stdout.write(text)
+        if left_out:
+            print(f"brainscore results export: large arrays of {len(left_out)} row(s) left out (--with-arrays keeps "
+                  "them; an export to a file puts them in FILE.arrays.json)", file=sys.stderr)
         return 0
-    path = write_rows(rows, args.file, chosen)
-    print(f"exported {len(rows)} row(s) from {display_url(store.url)} to {path} ({chosen})")
+    path = write_rows(rows, args.file, chosen, arrays="embed" if args.with_arrays else "side")
+    side = arrays_path(path)
+    extra = f"; large arrays in {side}" if not args.with_arrays and side.is_file() else ""
+    print(f"exported {len(rows)} row(s) from {display_url(store.url)} to {path} ({chosen}){extra}")
     return 0
 
 

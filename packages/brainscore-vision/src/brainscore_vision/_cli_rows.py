@@ -59,7 +59,7 @@ def table_row(result: dict[str, Any]) -> dict[str, Any]:
             "ceiling": score_value(row.get("ceiling")), "score": score_value(row.get("score_ceiled")),
             "rule": str(attrs.get("normalization", "-")).replace("^2", "²"), "error": score_value(row.get("error")),
             "layers": ", ".join(f"{region}: {layer}" for region, layer in layers.items()) or "-",
-            "elapsed": score_value(result.get("elapsed_s")),
+            "elapsed": "skipped" if result.get("status") == "skipped" else score_value(result.get("elapsed_s")),
             "status": result.get("status", "ok")}
 
 

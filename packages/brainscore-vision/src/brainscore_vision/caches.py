@@ -9,7 +9,10 @@ Kinds, where they live (``$BRAINSCORE_HOME`` defaults to ``~/.brain-score``), an
   at it (records its model);
 * ``layer_selection``: ``$BRAINSCORE_HOME/layer_selection``, one region's layer choice (records its model);
 * ``ceilings``: ``$BRAINSCORE_HOME/ceilings``, one ceiling's JSON with its arrays;
-* ``weights``: ``$BRAINSCORE_HOME/weights``, one downloaded weight file.
+* ``weights``: ``$BRAINSCORE_HOME/weights`` (model-tools' zoo) and the folders Brain-Score plugins' weights go to
+  (``load_weight_file``: ``$BRAINSCORE_HOME/brainscore-vision/`` for its usual ``folder_name``, and
+  ``$BRAINSCORE_HOME/<$BRAINSCORE_S3_WEIGHT_FOLDER, default models>/``), one weight file (with its ``.verified``
+  marker) each, found in their sub-folders too.
 
 Every cache is recomputed on its next use after pruning: activations, stimuli, layer choices and ceilings from what
 is at hand; packaged data from the raw recordings (``$BRAINSCORE_RAW_DATA``), fetched data and weights over the
@@ -45,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brainio.paths import linked_part, walk_files
+from brainscore_core.memory_plan import parse_size
 from brainscore_vision._paths import brainscore_home
 
 _logger = logging.getLogger(__name__)
@@ -94,7 +98,15 @@ def locations() -> dict[str, list[Path]]:
     home = brainscore_home()
     return {"data": [store_directory(), cache_home()], "stimuli": [home / "stimuli_on_screen"],
             "activations": [home / "activations"], "layer_selection": [home / "layer_selection"],
-            "ceilings": [home / "ceilings"], "weights": [home / "weights"]}
+            "ceilings": [home / "ceilings"], "weights": _weight_folders(home)}
+
+
+def _weight_folders(home: Path) -> list[Path]:
+    """The zoo's weights folder and those of Brain-Score plugins' ``load_weight_file`` (see the module docstring)."""
+    from brainscore_core.config import weight_folder
+
+    plugin = home / weight_folder().strip("/").split("/")[0]
+    return list(dict.fromkeys([home / "weights", home / "brainscore-vision", plugin]))
 
 
 # -- sizes and times ------------------------------------------------------------------------------------------
@@ -146,6 +158,23 @@ def _children(folder: Path, *, folders: bool) -> list[Path]:
 
 
 # -- entries per kind -----------------------------------------------------------------------------------------
+def _weight_entries(root: Path) -> list[CacheEntry]:
+    """One entry per weight file under ``root`` (sub-folders included: a plugin's ``folder_name`` and relative path),
+    with its ``.verified`` marker; locks, markers and hidden temporaries are bookkeeping. Links are never followed
+    nor held here (:func:`_stray_links` lists them as links)."""
+    found = []
+    for folder, folders, files in os.walk(root, followlinks=False) if root.is_dir() and not root.is_symlink() else ():
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if name.startswith(".") or name.endswith((".lock", ".verified")) or path.is_symlink():
+                continue
+            marker = path.with_name(name + ".verified")
+            held = [path, marker] if marker.exists() and not marker.is_symlink() else [path]
+            found.append(_entry("weights", held, used=path, root=root))
+    return found
+
+
 def _activation_entries(root: Path) -> list[CacheEntry]:
     indexes: dict[str, list[Path]] = {}
     models: dict[str, str] = {}
@@ -245,7 +274,7 @@ def cache_entries(kinds: Iterable[str] = KINDS) -> list[CacheEntry]:
             elif kind == "ceilings":
                 entries = _ceiling_entries(root)
             elif kind == "weights":
-                entries = [_entry(kind, [path], root=root) for path in _children(root, folders=False)]
+                entries = _weight_entries(root)
             else:  # data (a plugin's store, a fetched file's folder), stimuli (a placed stimulus set)
                 entries = [_entry(kind, [path], root=root) for path in _children(root, folders=True)]
             found += entries + (_stray_links(kind, root, entries) if kind in _FILE_KINDS else [])
@@ -307,16 +336,7 @@ def delete_entries(entries: Iterable[CacheEntry]) -> int:
     return freed
 
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str) -> int:
-    """Bytes of ``'5GB'``, ``'500 MB'``, ``'1.5g'``, ``'1024'`` (powers of 1024); ValueError otherwise."""
-    match = _SIZE.match(text)
-    if not match:
-        raise ValueError(f"{text!r} is not a size (examples: 500MB, 5GB, 1.5TB)")
-    return int(float(match.group(1)) * 1024 ** " kmgt".index(match.group(2).lower() or " "))
 
 
 def parse_age(text: str) -> float:

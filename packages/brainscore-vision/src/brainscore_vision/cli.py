@@ -11,7 +11,7 @@
     brainscore cache [prune --model M | --older-than 30d | --max-size 5GB]
 
 Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches) or a scheduler that
-cannot be reached, 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
+cannot be reached (no Slurm, an unknown partition), 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
 scoring failed or a deletion was not confirmed. Every error is one line on stderr; so is every warning.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from brainscore_core.display import display_text, display_url
 from brainscore_vision._cli_cache import add_cache_commands, run_cache_command
-from brainscore_vision._cli_cluster import close_quietly, open_client
+from brainscore_vision._cli_cluster import add_cluster_arguments, close_quietly, open_client, slurm_request
 from brainscore_vision._cli_io import print_line
 from brainscore_vision._cli_results import add_results_commands, run_results_command
 from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
@@ -61,12 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run the pairs on a Dask LocalCluster of N worker processes on this machine")
     score.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="run the pairs on an existing Dask cluster, e.g. tcp://host:8786")
+    add_cluster_arguments(score)
     score.add_argument("--rescore", action="store_true",
                        help="score pairs again although the store holds them (same model content and benchmark "
                             "version); by default they are skipped, so an interrupted grid resumes")
+    score.add_argument("-v", "--verbose", action="store_true",
+                       help="print a failing pair's whole traceback (the stored row keeps it too: its provenance)")
     score.add_argument("--dry-run", action="store_true",
                        help="print the pairs, which of them the store holds and which models need weights first, "
-                            "then exit (builds no model, downloads nothing)")
+                            "and each pair's memory estimate against its limit, then exit (builds only models that are "
+                            "ready, for their shapes; downloads nothing, scores nothing)")
 
     listing = commands.add_parser("list", help="list registered identifiers")
     listing.add_argument("kind", choices=sorted(LIST_KINDS))
@@ -121,12 +125,14 @@ def _one_line_warning(command: str):
 
 
 # -- identifiers and errors ---------------------------------------------------------------------------
-def _check_identifiers(kind: str, identifiers: Sequence[str]) -> None:
+def _check_identifiers(kind: str, identifiers: Sequence[str], *, known: Sequence[str] = ()) -> None:
+    """Each identifier registered (``known`` ones count without a lookup: a dry run lists plugin models without
+    importing them); else one line listing close matches."""
     import brainscore_vision
 
     registry = brainscore_vision.domain.registry(kind)
     for identifier in identifiers:
-        if identifier not in registry:
+        if identifier not in known and identifier not in registry:
             raise CommandError(str(registry.unknown(identifier)).strip("'\""), EXIT_USAGE)
 
 
@@ -156,8 +162,14 @@ def _select(args) -> None:
     if "leaderboard" in args.benchmarks:
         print_line("reading the benchmarks' parents for the leaderboard suite (builds each benchmark, loads no data)")
     domain = brainscore_vision.domain
+    known: set[str] = set()
+    if getattr(args, "dry_run", False):  # plugin models are checked by their files: a dry run imports no plugin
+        from brainscore_vision._plugin_needs import model_plugins
+
+        known = {plugin.identifier for plugin in model_plugins()}
     try:
-        args.models, args.benchmarks = select("model", args.models, domain), select("benchmark", args.benchmarks, domain)
+        args.models = select("model", args.models, domain, known=known)
+        args.benchmarks = select("benchmark", args.benchmarks, domain)
     except SelectionError as error:
         raise CommandError(str(error), EXIT_USAGE) from error
 
@@ -167,12 +179,14 @@ def _score(args) -> int:
     pairs = len(args.models) * len(args.benchmarks)
     shape = f"{pairs} pair(s): {len(args.models)} model(s) x {len(args.benchmarks)} benchmark(s)"
     if args.dry_run:  # the first line comes before the heavy imports (scoring, xarray, the store)
-        print(f"dry run of {shape}; no model is built, nothing is downloaded or scored", flush=True)
+        print(f"dry run of {shape}; nothing is downloaded or scored", flush=True)
     else:
         print_line(f"scoring {shape}")
+    slurm = slurm_request(args)  # Slurm and its partition answer, or one line in seconds
     import brainscore_vision
     from brainscore_core.grid import score_many
     from brainscore_core.grid_events import describe_event
+    from brainscore_core.result_rows import failure_traceback
     from brainscore_core.results import ResultStoreError
     from brainscore_core.scoring import open_store
     from brainscore_vision._cli_rows import format_table, table_row
@@ -184,10 +198,17 @@ def _score(args) -> int:
     if args.dry_run:
         from brainscore_vision._cli_plan import dry_run
 
-        return dry_run(args, store)
+        try:
+            return dry_run(args, store, slurm=slurm)
+        finally:  # closes SQLite cleanly: no results.sqlite-wal / -shm left beside the store
+            if store is not None:
+                store.dispose()
     print_line(f"rows go to {display_url(store.url)}; stored pairs are skipped (--rescore scores them again)"
                if store is not None else "rows are not stored (--no-store)")
     client, closers = open_client(args.workers, args.scheduler, print_line)
+    if slurm and slurm["cluster_options"].get("memory") is None:
+        print_line("planning the Slurm jobs' memory: each model and benchmark is loaded once here for its shapes "
+                   "(--job-memory skips this)")
     rows, problems = [], []
 
     def show(result: dict) -> None:  # rows as they come
@@ -195,20 +216,26 @@ def _score(args) -> int:
             row = table_row(result)
             rows.append(row)
             print_line(f"{row['model']} on {row['benchmark']}: {row['score']:.4f} ceiled ({result['status']})")
-        if result["status"] == "failed":
+        if result["status"] == "failed":  # said once, as it comes; the summary below counts it
             problems.append(_translate_result(result))
-            print_line(f"{result['model']} on {result['benchmark']}: failed: {result['error_type']}: "
-                       f"{result['error_message']}")
+            print_line(f"brainscore score: {problems[-1]}")
+            trace = failure_traceback(result.get("row") or {}) if args.verbose else None
+            for line in (trace or "").splitlines():  # each line escaped: a stored traceback is text from outside
+                print_line("    " + line)
 
     def show_event(event: dict) -> None:  # what the workers report while a pair runs
         line = describe_event(event)
         if line:
             print_line(line)
 
+    from brainscore_core.errors import ClusterUnavailableError
+
     try:
         frame = score_many(args.models, args.benchmarks, client, domain=brainscore_vision.domain,
                            store=store if store is not None else False, rescore=args.rescore, on_result=show,
-                           on_event=show_event if client is not None else None)
+                           on_event=show_event if client is not None or slurm else None, **slurm)
+    except ClusterUnavailableError as error:  # e.g. the jobs could not be submitted
+        raise CommandError(str(error), EXIT_USAGE) from None
     finally:
         close_quietly(closers)
     if rows:
@@ -222,8 +249,8 @@ def _score(args) -> int:
     for path in unstored:
         print(f"brainscore score: the results store refused rows; they are in {path} (load them with: "
               f"brainscore results import {path})", file=sys.stderr)
-    for problem in problems:
-        print(display_text(f"brainscore score: {problem}"), file=sys.stderr)
+    if problems and not args.verbose:
+        print("brainscore score: -v prints the traceback of each failed pair", file=sys.stderr)
     missing = [problem for problem in problems if problem.status == EXIT_MISSING_DATA]
     if missing:
         return EXIT_MISSING_DATA
@@ -245,6 +272,8 @@ def _list(args) -> int:
     import brainscore_vision
 
     kind = LIST_KINDS[args.kind]
+    if kind == "model":
+        return _list_models()
     registry = brainscore_vision.domain.registry(kind)
     everything = brainscore_vision.list_plugins(kind)
     aliases = _aliases(registry, everything)
@@ -255,15 +284,36 @@ def _list(args) -> int:
     for info in infos:
         origin = info.distribution or info.module or "-"
         line = f"{names[info.identifier].ljust(width)}  {origin}"
-        availability = getattr(registry[info.identifier], "availability", None) if kind == "model" else None
-        if callable(availability):  # a model plugin may say whether it can run here, and how to make it
-            state, hint = availability()
-            line += f"  [{state}] {hint}"
         if kind == "benchmark":  # what it needs: shipped data, the public bucket, local files
             from brainscore_vision.benchmark_data import data_marker
 
             line += f"  {data_marker(info.identifier)}"
         print(line)
+    return 0
+
+
+def _list_models() -> int:
+    """Every model of the installed plugins and of the plugin folders, with what each needs here (its weights, the
+    packages its requirements.txt lists), told without importing third-party plugins (:mod:`._plugin_needs`)."""
+    import brainscore_vision
+    from brainscore_vision._plugin_needs import model_needs, model_plugins
+
+    registry = brainscore_vision.model_registry
+    plugins = model_plugins()
+    imported = {plugin.identifier for plugin in plugins if registry.is_registered(plugin.identifier)}
+    aliases = {}
+    for plugin in plugins:  # aliases of the zoo (alias_of), shown beside their model; the zoo is imported anyway
+        target = _alias_of(registry, plugin.identifier) if plugin.builtin or plugin.identifier in imported else None
+        if target:
+            aliases.setdefault(target, []).append(plugin.identifier)
+    shown = [plugin for plugin in plugins if not any(plugin.identifier in names for names in aliases.values())]
+    names = {p.identifier: p.identifier + (f" (alias {', '.join(aliases[p.identifier])})" if p.identifier in aliases
+                                           else "") for p in shown}
+    width = max((len(name) for name in names.values()), default=10)
+    for plugin in shown:
+        state, hint = model_needs(plugin)
+        line = f"{names[plugin.identifier].ljust(width)}  {plugin.origin}  [{state}]" + (f" {hint}" if hint else "")
+        print(line + (f" ({plugin.note})" if plugin.note else ""))
     return 0
 
 
@@ -326,9 +376,11 @@ def _report(args) -> int:
     import warnings
 
     from brainscore_vision._paths import brainscore_home
-    from brainscore_vision.report import build_report
 
     out = args.out if args.out is not None else brainscore_home() / "report"
+    print_line(f"reading the stored rows and drawing the figures into {out} ...")
+    from brainscore_vision.report import build_report  # matplotlib, pandas: seconds, so after the first line
+
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

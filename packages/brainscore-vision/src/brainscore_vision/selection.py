@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from brainscore_vision.errors import SelectionError
 
@@ -136,16 +136,17 @@ def _no_match(kind: str, pattern: str, candidates: list[str]) -> SelectionError:
     return SelectionError(f"no {kind} matches the pattern {pattern!r}{hint}{suites}")
 
 
-def select(kind: str, words: Iterable[str], domain) -> list[str]:
+def select(kind: str, words: Iterable[str], domain, *, known: Collection[str] = ()) -> list[str]:
     """The identifiers of ``kind`` (``'benchmark'`` or ``'model'``) among ``domain``'s (``brainscore_vision.domain``)
-    that ``words`` name, in order, each once.
+    that ``words`` name, in order, each once. A word in ``known`` counts as named without a registry look-up (a dry
+    run lists plugin models by their files, importing none).
 
     Raises :class:`~brainscore_vision.errors.SelectionError` naming the first word that matches nothing, with close
     matches."""
     registry = domain.registry(kind)
     chosen: dict[str, None] = {}
     for word in words:
-        if word in registry:
+        if word in known or word in registry:
             found = [word]
         elif kind == "benchmark" and word in SUITES:
             found = suite(word, domain)

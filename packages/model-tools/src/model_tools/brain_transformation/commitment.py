@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
-from model_tools.activations.extractor import check_trials
+from model_tools.activations.extractor import check_trials, wants_microsaccades
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
 from model_tools.brain_transformation.layer_selection import LayerSelection
@@ -29,9 +29,62 @@ def _caller_file() -> str | None:
 
 
 
+def _takes_trials(activations_model: Any) -> bool:
+    """Whether ``activations_model(stimuli, layers=..., number_of_trials=..., require_variance=...)`` is accepted."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(activations_model).parameters
+    except (TypeError, ValueError):  # no signature to read: assume the keywords are taken
+        return True
+    return "require_variance" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
 def _name(value: Any) -> str:
     """The string of a str-valued enum member (Task, RecordingTarget) or a plain string."""
     return str(getattr(value, "value", value))
+
+
+class _LiveOutputs:
+    """Forward hooks on every leaf module of ``network``: the widths of the ``recorded`` modules' outputs, and the
+    most bytes of module outputs alive at once until the last recorded module has run (a forward pass that records
+    them stops there)."""
+
+    def __init__(self, network: Any, recorded: Mapping[str, Any]):
+        self.network, self.recorded = network, dict(recorded)
+        self.widths: dict[str, int] = {}
+        self.peak_bytes = 0
+        self._alive: dict[int, tuple[Any, int]] = {}
+        self._handles: list[Any] = []
+
+    def __enter__(self) -> _LiveOutputs:
+        names = {id(module): layer for layer, module in self.recorded.items()}
+        leaves = [module for module in self.network.modules() if next(module.children(), None) is None]
+        for module in {id(m): m for m in [*leaves, *self.recorded.values()]}.values():
+            self._handles.append(module.register_forward_hook(self._hook(names.get(id(module)))))
+        return self
+
+    def _hook(self, layer: str | None):
+        import weakref
+
+        def hook(_module, _inputs, output):
+            if isinstance(output, (tuple, list)):
+                output = output[0]
+            if len(self.widths) == len(self.recorded):
+                return  # past the last recorded layer: the extraction does not run this
+            if hasattr(output, "untyped_storage"):
+                storage = output.untyped_storage()
+                self._alive[storage.data_ptr()] = (weakref.ref(output), storage.nbytes())
+            alive = {pointer: size for pointer, (ref, size) in self._alive.items() if ref() is not None}
+            self.peak_bytes = max(self.peak_bytes, sum(alive.values()))
+            if layer is not None:
+                self.widths[layer] = int(output[0].numel())
+
+        return hook
+
+    def __exit__(self, *exc_info: object) -> None:
+        for handle in self._handles:
+            handle.remove()
 
 
 class ModelCommitment(BrainModel):
@@ -94,6 +147,7 @@ class ModelCommitment(BrainModel):
         self.layer_scores: dict[str, dict[str, float]] = {}
         self._recording: tuple[str, list[tuple[int, int]]] | None = None
         self._behavior: Any = None
+        self._warm: tuple[list[str], set[str]] | None = None  # layer selection's one pass (see warm_with)
         # Brain-Score's commitment hands its field of view to the activations model (for microsaccades)
         set_degrees = getattr(getattr(activations_model, "_extractor", activations_model), "set_visual_degrees", None)
         if callable(set_degrees):
@@ -109,13 +163,31 @@ class ModelCommitment(BrainModel):
 
     def feature_count(self, region: str) -> int | None:
         """Features a recording of ``region`` gives (``'behavior'``: the readout layer), from one forward pass of
-        a blank image; the widest candidate layer while layer selection has not chosen yet. None when the
-        activations model has no torch module to run. The grid's memory plan reads it (once per pair: the width is
+        a blank image in eval mode (the network's weights and buffers are left as they were, its training flag
+        restored); the widest candidate layer while layer selection has not chosen yet. None when the activations
+        model has no torch module to run. The grid's memory plan reads it (once per pair: the width is
         remembered per network, layers and input size)."""
-        import numpy as np
+        shape = self._blank_pass(region)
+        return None if shape is None else shape["features"]
+
+    def forward_bytes_per_image(self, region: str) -> int | None:
+        """Bytes one image holds at the peak of a forward pass that records ``region``: the module outputs alive
+        at once (and the input), up to the recorded layer (the extraction stops there), measured in the same blank
+        pass as :meth:`feature_count`. A batch holds ``batch_size`` times that; the grid's memory plan reads it."""
+        shape = self._blank_pass(region)
+        return None if shape is None else shape["forward_per_image"]
+
+    @property
+    def batch_size(self) -> int:
+        """Images per forward pass of the extraction (the activations model's ``batch_size``, default 64)."""
+        return int(getattr(self.activations_model, "batch_size", 64) or 64)
+
+    def _blank_pass(self, region: str) -> dict[str, int] | None:
+        """``{'features', 'forward_per_image'}`` of a recording of ``region`` from one forward pass of a blank
+        image (see :meth:`feature_count`), remembered per network, layers and input size."""
         import torch
 
-        from model_tools.activations.hooks import LayerRecorder, resolve_layers
+        from model_tools.activations.hooks import resolve_layers
 
         network = getattr(self.activations_model, "model", None)
         size = getattr(getattr(self.activations_model, "preprocessing", None), "image_size", None)
@@ -124,18 +196,26 @@ class ModelCommitment(BrainModel):
         region = _name(region)
         layers = ([self.behavioral_readout_layer or self.layers[-1]] if region == "behavior"
                   else [self.layer_map[region]] if region in self.layer_map else list(self.layers))
-        known = self.__dict__.setdefault("_feature_counts", {})  # widths depend on the layers and the input size
+        known = self.__dict__.setdefault("_blank_shapes", {})  # widths depend on the layers and the input size
         key = (id(network), tuple(layers), int(size))
-        if key in known:
-            return known[key]
-        widths: dict[str, int] = {}
-        modules = resolve_layers(network, layers, self.identifier)
-        device = next((parameter.device for parameter in network.parameters()), torch.device("cpu"))
-        blank = torch.zeros((1, 3, int(size), int(size)), device=device)
-        with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
-                layer, int(np.prod(out.shape[1:])))):
-            network(blank)
-        known[key] = max(widths.values())
+        if key not in known:
+            modules = resolve_layers(network, layers, self.identifier)
+            parameter = next((p for p in network.parameters() if p.is_floating_point()), None)
+            blank = torch.zeros((1, 3, int(size), int(size)),
+                                device=parameter.device if parameter is not None else torch.device("cpu"),
+                                dtype=parameter.dtype if parameter is not None else torch.float32)
+            # in eval mode, as every extraction runs: a network built in training mode (Brain-Score's plugins rarely
+            # call .eval()) would otherwise fold the blank image into its BatchNorm running statistics, changing its
+            # weights (and so its scores and activation-cache key) before it is scored (issue 42)
+            was_training = network.training
+            network.eval()
+            try:
+                with torch.no_grad(), _LiveOutputs(network, modules) as live:
+                    network(blank)
+            finally:
+                network.train(was_training)
+            known[key] = {"features": max(live.widths.values()),
+                          "forward_per_image": live.peak_bytes + blank.untyped_storage().nbytes()}
         return known[key]
 
     def content_digest(self) -> str:
@@ -158,6 +238,28 @@ class ModelCommitment(BrainModel):
         """This model with only ``layer``, committed to ``region`` (the candidates of layer selection)."""
         return ModelCommitment(f"{self.identifier}-{layer}", self.activations_model, [layer],
                                region_layer_map={region: layer}, visual_degrees=self._visual_degrees)
+
+    def warm_with(self, layers: Sequence[str], warmed: set[str]) -> None:
+        """Before its first recording of a stimulus set, extract every one of ``layers`` for it in one pass into the
+        activations cache (once per stimulus set for all candidates sharing ``warmed``, a set of stimulus digests),
+        so that each candidate of layer selection reads its layer from the cache instead of running its own pass.
+        Nothing is warmed when the activations model has no content-keyed cache (a function model, the cache off):
+        one pass per candidate is then cheaper than two."""
+        self._warm = (list(layers), warmed)
+
+    def _warm_cache(self, stimuli: Any) -> None:
+        from model_tools.activations.cache import caching_enabled
+        from model_tools.activations.inputs import as_stimuli
+
+        layers, warmed = self._warm
+        extract = getattr(self.activations_model, "extract_values", None)
+        if len(layers) < 2 or not callable(extract) or not caching_enabled(getattr(self.activations_model, "cache",
+                                                                                      None)):
+            return
+        digest = as_stimuli(stimuli).digest()
+        if digest not in warmed:
+            extract(stimuli, layers)  # one pass, every candidate layer into one cache entry
+            warmed.add(digest)
 
     # -- recordings -------------------------------------------------------------------------------------
     def commit_region(self, region: str) -> str:
@@ -189,6 +291,8 @@ class ModelCommitment(BrainModel):
     def _record(self, stimuli: Any, trials: Mapping[str, Any]):
         region, bins = self._recording
         layer = self.layer_map[region]
+        if self._warm is not None:
+            self._warm_cache(stimuli)
         activations = self.activations_model(stimuli, layers=[layer], **trials).transpose("presentation", "neuroid")
         presentation = dim_coords(activations, "presentation")
         neuroid = dim_coords(activations, "neuroid")
@@ -211,12 +315,12 @@ class ModelCommitment(BrainModel):
         ``number_of_trials`` / ``require_variance`` are Brain-Score's; see :meth:`look_at`."""
         name = _name(task)
         readout = self.behavioral_readout_layer or self.layers[-1]
-        check_trials(self.identifier, number_of_trials, require_variance)
+        trials = self._trials(number_of_trials, require_variance)
         if name == "passive":
             self._behavior = None
         elif name == "probabilities":
             self._behavior = ProbabilitiesMapping(self.identifier, self.activations_model, readout).fit(
-                fitting_stimuli)
+                fitting_stimuli, trials)
         elif name == "label":
             self._behavior = LabelMapping(self.identifier, self.activations_model, fitting_stimuli,
                                           label_indices=self.label_indices, imagenet_classes=self.imagenet_classes)
@@ -231,16 +335,29 @@ class ModelCommitment(BrainModel):
 
         The model is deterministic: without ``require_variance`` every trial would give the same answer, so
         ``number_of_trials`` changes nothing (as in Brain-Score). ``require_variance=True`` with more than one trial
-        asks for Brain-Score's microsaccades, which are not implemented (:class:`MicrosaccadesNotSupportedError`).
+        asks for Brain-Score's microsaccades: each trial sees the stimuli shifted by its own sub-pixel offset, sized
+        by :meth:`visual_degrees`, and the answer has one presentation per stimulus and trial
+        (:mod:`model_tools.activations.microsaccades`); an activations model that cannot shift its inputs raises
+        :class:`MicrosaccadesNotSupportedError`.
         """
-        check_trials(self.identifier, number_of_trials, require_variance)
+        trials = self._trials(number_of_trials, require_variance)
         if self._behavior is not None:
+            if trials and not isinstance(self._behavior, OddOneOut):  # Brain-Score's odd one out takes no trials
+                return self._behavior.look_at(stimuli, trials)
             return self._behavior.look_at(stimuli)
         if self._recording is None:
             raise UnsupportedTaskError(f"model {self.identifier!r}: call start_recording(region, time_bins) or "
                                        "start_task(task, fitting_stimuli) before look_at")
-        return self._record(stimuli, {"number_of_trials": number_of_trials, "require_variance": True}
-                            if require_variance else {})
+        return self._record(stimuli, trials)
+
+    def _trials(self, number_of_trials: int, require_variance: bool) -> dict[str, Any]:
+        """The activations model's keywords for Brain-Score's microsaccades (none when not asked for); refused in one
+        line when the activations model does not take them."""
+        if not wants_microsaccades(number_of_trials, require_variance):
+            return {}
+        if not _takes_trials(self.activations_model):
+            check_trials(self.identifier, number_of_trials, require_variance)
+        return {"number_of_trials": int(number_of_trials), "require_variance": True}
 
     def __repr__(self) -> str:
         return f"ModelCommitment({self.identifier!r}, layer_map={self.layer_map})"

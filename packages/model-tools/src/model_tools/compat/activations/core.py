@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from model_tools.activations.extractor import ActivationsExtractor, check_trials
+from model_tools.activations.extractor import ActivationsExtractor
 from model_tools.activations.function_model import FunctionModel, PassedThrough
 from model_tools.activations.preprocessing import ImagePreprocessing
 from model_tools.activations.pytorch import _as_preprocessing
@@ -92,7 +92,8 @@ class ActivationsExtractorHelper:
     def _extractor(self) -> ActivationsExtractor:
         self._function_model.model_identifier = str(self.identifier or "activations")
         return ActivationsExtractor(self._function_model, str(self.identifier or "activations"), self._preprocessing,
-                                    batch_size=self._batch_size, cache=False, num_workers=None if self._threaded else 1)
+                                    batch_size=self._batch_size, cache=False, num_workers=None if self._threaded else 1,
+                                    visual_degrees=self._visual_degrees)
 
     def __call__(self, stimuli: Any, layers: Sequence[str] | None, stimuli_identifier: str | None = None,
                  number_of_trials: int = 1, require_variance: bool = False):
@@ -119,12 +120,12 @@ class ActivationsExtractorHelper:
 
     def _extract(self, stimuli: Any, layers: Sequence[str] | None, stimuli_identifier: str | None,
                  number_of_trials: int, require_variance: bool):
-        check_trials(str(self.identifier), number_of_trials, require_variance)
         layers = list(layers) if layers is not None else ["logits"]
         if not layers:
             raise ValueError(f"model {self.identifier!r}: no layers passed to retrieve activations from")
         self._function_model.select(layers)
-        return self._extractor()(stimuli, layers, stimuli_identifier=stimuli_identifier or None)
+        return self._extractor()(stimuli, layers, stimuli_identifier=stimuli_identifier or None,
+                                 number_of_trials=number_of_trials, require_variance=require_variance)
 
     # -- Brain-Score's hooks and helpers -------------------------------------------------------------------------
     def register_batch_activations_hook(self, hook: Callable[[Any], Any]) -> HookHandle:

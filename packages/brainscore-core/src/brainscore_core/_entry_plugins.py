@@ -1,0 +1,202 @@
+"""The plugin modules an entry-point group names, each imported only when needed, and what each registers.
+
+:class:`EntryPlugins` holds one :class:`EntryPlugin` per entry point (read from the installed distributions' metadata:
+nothing is imported) with its record in the cached plugin index (:mod:`brainscore_core._plugin_index`), and says which
+of them must be imported to answer for an identifier: those whose record lists it, and those without a valid record
+(nobody can tell what they register without importing them). The catalog (:mod:`brainscore_core._catalog`) imports
+them and hands back what each registered, which is recorded for the next process.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+
+from brainscore_core._plugin_index import IndexRecord, PluginIndex, plugin_stamp
+from brainscore_core._plugin_info import PluginInfo
+from brainscore_core.config import AUTOLOAD_ENV
+from brainscore_core.errors import DuplicateIdentifierError, InvalidPluginError, PluginLoadError
+
+__all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "Attribution", "EntryPlugin", "EntryPlugins", "Source",
+           "identity"]
+
+UNLOADED, LOADING, LOADED, FAILED = "unloaded", "loading", "loaded", "failed"
+_HEADER = re.compile(r"^(Name|Version):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+def identity(dist: importlib.metadata.Distribution | None) -> tuple[str | None, str | None]:
+    """``(name, version)`` of a distribution from the header of its ``METADATA`` alone: ``dist.name`` parses the whole
+    file as an e-mail message (the README included) every time it is read, 3 ms per call for brainscore-vision."""
+    if dist is None:
+        return None, None
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    found = dict(_HEADER.findall(text.split("\n\n", 1)[0]))
+    if "Name" in found and "Version" in found:
+        return found["Name"], found["Version"]
+    return dist.name, dist.version
+
+
+class Source:
+    """Where registrations come from: a distribution (None for a folder or an explicit registration), its version,
+    and the module."""
+
+    __slots__ = ("distribution", "module", "version")
+
+    def __init__(self, distribution: str | None, version: str | None, module: str | None):
+        self.distribution, self.version, self.module = distribution, version, module
+
+
+class Attribution:
+    """Which :class:`Source` an assignment (``registry[identifier] = factory``) made by a module belongs to: the
+    plugin whose module is the longest prefix of it, else the plugin being imported now, else the module itself.
+
+    Attributes
+    ----------
+    modules : dict of str -> Source
+        Plugin modules (entry-point modules, imported plugin folders) and their sources.
+    importing : list of Source
+        The plugins being imported, innermost last.
+    claims : dict of (kind, identifier) -> Source
+        The source each registration was attributed to when it was made (a helper module assigning while a plugin
+        is imported belongs to that plugin, which its module name alone does not tell afterwards).
+    """
+
+    def __init__(self):
+        self.modules: dict[str, Source] = {}
+        self.importing: list[Source] = []
+        self.claims: dict[tuple[str, str], Source] = {}
+
+    def claim(self, kind: str, identifier: str, source: Source) -> None:
+        self.claims[(kind, identifier)] = source
+
+    def claimed_by(self, kind: str, identifier: str) -> Source | None:
+        return self.claims.get((kind, identifier))
+
+    def of(self, module: str | None) -> Source:
+        """The source of an assignment made by ``module``."""
+        if module:
+            prefixes = [prefix for prefix in self.modules if module == prefix or module.startswith(prefix + ".")]
+            if prefixes:
+                return self.modules[max(prefixes, key=len)]
+        if self.importing:
+            return self.importing[-1]
+        return Source(None, None, module)
+
+
+class EntryPlugin:
+    """One plugin module of the group.
+
+    Attributes
+    ----------
+    key : str
+        ``'<distribution>==<version>:<entry-point name>=<target>'``: its index key.
+    name : str
+        The plugin's name in the pluggy manager (``'<distribution>:<entry-point name>'``).
+    target : str
+        The entry point's value (``'package.module'`` or ``'package.module:object'``).
+    module : str
+        The module it imports.
+    distribution, version : str or None
+    load : callable
+        Imports the module and returns the plugin object.
+    stamp : str or None
+        :func:`~brainscore_core._plugin_index.plugin_stamp` of its files now.
+    record : IndexRecord or None
+        What it registered when it was last imported, if its files have not changed since.
+    state : str
+        ``'unloaded'``, ``'loading'``, ``'loaded'`` or ``'failed'`` (then ``error`` holds why: raised again when it
+        is needed again).
+    """
+
+    __slots__ = ("distribution", "error", "key", "load", "module", "name", "record", "stamp", "state", "target",
+                 "version")
+
+    def __init__(self, *, key: str, name: str, target: str, module: str, distribution: str | None,
+                 version: str | None, load: Callable[[], object], stamp: str | None, record: IndexRecord | None):
+        self.key, self.name, self.target, self.module, self.load = key, name, target, module, load
+        self.distribution, self.version, self.stamp, self.record = distribution, version, stamp, record
+        self.state = UNLOADED
+        self.error: BaseException | None = None
+
+    def needed_for(self, kind: str, identifier: str) -> bool:
+        """Whether it must be imported to answer for ``identifier``: not imported yet, and registering it by its
+        record, or without a record."""
+        return self.state != LOADED and (self.record is None or identifier in self.record.identifiers.get(kind, {}))
+
+    def describe(self) -> str:
+        return f"plugin {self.target!r} of distribution {self.distribution!r}"
+
+    def import_module(self, group: str) -> object:
+        """Import the module (what :attr:`load` returns); a failure is a PluginLoadError naming the plugin, but for
+        the plugin layer's own errors (a duplicate or invalid registration), raised as they are."""
+        try:
+            return self.load()
+        except (DuplicateIdentifierError, InvalidPluginError):
+            raise
+        except Exception as error:
+            raise PluginLoadError(
+                f"loading plugin {self.target!r} of distribution {self.distribution!r} (entry-point group {group!r}) "
+                f"failed: {type(error).__name__}: {error}; set {AUTOLOAD_ENV}=1 to run without third-party plugins"
+            ) from error
+
+
+class EntryPlugins:
+    """The entry points of one group, found in the installed distributions' metadata, and the group's index.
+
+    Parameters
+    ----------
+    group : str
+        The entry-point group.
+    """
+
+    def __init__(self, group: str):
+        self.group = group
+        self.plugins: list[EntryPlugin] = []
+        self.index = PluginIndex(group)
+
+    def read(self, points: Iterable[importlib.metadata.EntryPoint]) -> None:
+        """One :class:`EntryPlugin` per entry point, sorted by distribution and name, matched with the index."""
+        self.index.load()
+        self.plugins = []
+        for point, (distribution, version) in sorted(((point, identity(point.dist)) for point in points),
+                                                     key=lambda item: (item[1][0] or "", item[0].name)):
+            key = f"{distribution}=={version}:{point.name}={point.value}"
+            stamp = plugin_stamp(point.module)
+            self.plugins.append(EntryPlugin(key=key, name=f"{distribution}:{point.name}", target=point.value,
+                                            module=point.module, distribution=distribution, version=version,
+                                            load=point.load, stamp=stamp, record=self.index.valid(key, stamp)))
+
+    def needed_for(self, kind: str, identifier: str) -> list[EntryPlugin]:
+        """The plugins to import before ``identifier`` of ``kind`` can be answered for (see
+        :meth:`EntryPlugin.needed_for`), in entry-point order."""
+        return [plugin for plugin in self.plugins if plugin.needed_for(kind, identifier)]
+
+    def unindexed(self) -> list[EntryPlugin]:
+        """Plugins not imported yet whose registrations nobody knows (no valid record)."""
+        return [plugin for plugin in self.plugins if plugin.state != LOADED and plugin.record is None]
+
+    def indexed_only(self, kind: str) -> list[PluginInfo]:
+        """What plugins not imported yet register as ``kind``, by their records, as :class:`PluginInfo`."""
+        return [PluginInfo(kind, identifier, plugin.distribution, plugin.version, module)
+                for plugin in self.plugins if plugin.state != LOADED and plugin.record is not None
+                for identifier, module in plugin.record.identifiers.get(kind, {}).items()]
+
+    def record(self, plugin: EntryPlugin, identifiers: Mapping[str, Mapping[str, str]]) -> None:
+        """Remember what ``plugin`` registered (for this process and, through the index file, the next)."""
+        self.index.put(plugin.key, plugin.stamp, identifiers)
+        if plugin.stamp is not None:
+            plugin.record = self.index.valid(plugin.key, plugin.stamp)
+
+    def save(self) -> None:
+        """Write the index (records of the entry points installed now) if it changed."""
+        self.index.save(plugin.key for plugin in self.plugins)
+
+    def __iter__(self) -> Iterator[EntryPlugin]:
+        return iter(self.plugins)
+
+    def __repr__(self) -> str:
+        states: dict[str, int] = {}
+        for plugin in self.plugins:
+            states[plugin.state] = states.get(plugin.state, 0) + 1
+        return f"EntryPlugins({self.group!r}; {states})"
