@@ -23,6 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from brainio.settings import FALSE_WORDS, TRUE_WORDS
+from brainio.settings import env_flag as _brainio_env_flag
+
 __all__ = ["AUTOLOAD_ENV", "DATA_BUCKET_ENV", "DATA_SOURCE_ENV", "DEFAULT_CACHE_NOTICE_GB", "INSTALL_DEPENDENCIES_ENV",
            "LOCAL_DATA_ENVS", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
            "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "child_environment", "data_bucket",
@@ -42,8 +45,9 @@ INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
 WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
 SETTINGS_ENV = "BRAINSCORE_SETTINGS"
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+# one truth rule for every package's flags, kept in brainio (below this package)
+_TRUE = TRUE_WORDS
+_FALSE = FALSE_WORDS
 
 OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None,
                            "cache_notice_gb": None}
@@ -51,17 +55,9 @@ OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plu
 
 
 def env_flag(name: str, default: bool = False) -> bool:
-    """The boolean value of environment variable ``name`` (see the module docstring); ``default`` when unset or
-    not a recognised word."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    value = value.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    return default
+    """The boolean value of environment variable ``name`` (see the module docstring; the rule is
+    :func:`brainio.settings.env_flag`'s); ``default`` when unset or not a recognised word."""
+    return _brainio_env_flag(name, default)
 
 
 def _text(name: str) -> str | None:
