@@ -1,8 +1,9 @@
 """Sessions for the monorepo.
 
-``nox`` with no arguments runs what CI runs: ``lint``, one ``isolated-<package>`` per package (installs it
-alone with only its declared dependencies and imports every module) and one ``tests-<package>`` per
-package. Opt-in sessions: ``demo`` (the README's main job), ``benchmarks`` (speed figures for the package
+``nox`` with no arguments runs what CI runs: ``lint`` (ruff and the import contracts), one ``isolated-<package>`` per package (installs it
+alone with only its declared dependencies and imports every module), one ``tests-<package>`` per
+package, and ``slurm`` (the grid on a one-node Slurm it starts itself, and the Dask + PostgreSQL grid tests). Opt-in
+sessions: ``demo`` (the README's main job), ``benchmarks`` (speed figures for the package
 READMEs), ``fuzz`` (brainio's fuzzer, 2,000 cases) and ``torchvision`` (the optional model zoo extras on the
 CUDA torch build).
 
@@ -13,6 +14,8 @@ In-repo dependencies are always installed from their local folders, never from P
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import nox
@@ -50,7 +53,8 @@ TEST_EXTRAS = {
 # exactly as a third-party model package would be found; the package itself never imports them)
 TEST_ALSO = {"brainscore-vision": ["model-tools", "brainscore-legacy"]}
 
-nox.options.sessions = ["lint"] + [f"isolated-{p}" for p in PACKAGES] + [f"tests-{p}" for p in PACKAGES]
+nox.options.sessions = (["lint"] + [f"isolated-{p}" for p in PACKAGES] + [f"tests-{p}" for p in PACKAGES]
+                        + ["slurm"])
 nox.options.error_on_missing_interpreters = True
 
 os.environ.setdefault("PIP_CONSTRAINT", CONSTRAINTS)
@@ -80,10 +84,12 @@ def install_package(
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff over every package, the noxfile and the tools; no import circle inside any package."""
-    session.install("-c", CONSTRAINTS, "ruff==0.17.6")
+    """ruff over every package, the noxfile and the tools; the import contracts of ``.importlinter`` (layers, the
+    compatibility wing imported by nobody of ours, brainio alone, no circle inside a package), imports by name
+    included (``tools/lint_imports.py``; the packages are read, not installed)."""
+    session.install("-c", CONSTRAINTS, "ruff==0.17.6", "import-linter==2.17")
     session.run("ruff", "check", ".")
-    session.run("python", str(ROOT / "tools" / "check_import_cycles.py"))
+    session.run("python", str(ROOT / "tools" / "lint_imports.py"))
 
 
 def _make_isolated(dist: str) -> None:
@@ -105,6 +111,59 @@ def _make_tests(dist: str) -> None:
 for _dist in PACKAGES:
     _make_isolated(_dist)
     _make_tests(_dist)
+
+
+SLURM_PROGRAMS = ("/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged", "/usr/bin/sbatch", "/usr/bin/squeue",
+                  "/usr/bin/scancel", "/usr/bin/sinfo", "/usr/bin/scontrol")
+
+
+def _install_slurm(session: nox.Session) -> str | None:
+    """Install Debian's Slurm and munge when missing (as root); None when they are there, else why they are not."""
+    if all(os.access(path, os.X_OK) for path in SLURM_PROGRAMS):
+        return None
+    if os.geteuid() != 0:
+        return "Slurm (slurm-wlm, munge) is not installed and this session is not root, which apt-get needs"
+    if shutil.which("apt-get") is None:
+        return "Slurm (slurm-wlm, munge) is not installed and there is no apt-get here to install it"
+    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", "slurm-wlm", "munge"]
+    session.log("installing Slurm: " + " ".join(install) + " (about 40 s)")
+    done = subprocess.run(install, env=environment, capture_output=True, text=True, check=False)
+    if done.returncode != 0:  # stale package lists: update them once
+        subprocess.run(["apt-get", "update", "-qq"], env=environment, capture_output=True, check=False)
+        done = subprocess.run(install, env=environment, capture_output=True, text=True, check=False)
+    if all(os.access(path, os.X_OK) for path in SLURM_PROGRAMS):
+        return None
+    last = (done.stderr or done.stdout).strip().splitlines()
+    return f"apt-get could not install slurm-wlm and munge: {last[-1] if last else done.returncode}"
+
+
+def _slurm_daemons() -> list[str]:
+    """Slurm and munge daemons of a local cluster of ours still running (their command lines name its folder)."""
+    listing = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False).stdout
+    return [line.strip() for line in listing.splitlines()
+            if "brainscore-slurm-" in line and any(name in line for name in ("slurmctld", "slurmd", "munged"))]
+
+
+@nox.session(python=PYTHON)
+def slurm(session: nox.Session) -> None:
+    """The grid on a real batch scheduler: a one-node Slurm started by the tests themselves
+    (``brainscore_core.local_slurm``, as root), a 3 x 3 grid with a job cancelled mid-grid, a whole allocation
+    cancelled and resumed, out-of-memory workers, the preflight; then the Dask + PostgreSQL grid tests. Skips with the
+    reason where Slurm cannot be installed; fails if a daemon it started is still running afterwards."""
+    reason = _install_slurm(session)
+    if reason is not None:
+        session.skip(reason)
+    install_package(session, "brainscore-vision", "test,slurm", ["model-tools"])
+    session.env.update({"BRAINSCORE_SLURM_TESTS": "1", "BRAINSCORE_REQUIRE_SLURM": "1"})
+    session.chdir(ROOT / "packages" / "brainscore-vision")
+    try:
+        session.run("python", "-m", "pytest", *(session.posargs or ["tests/test_grid_slurm.py",
+                                                                    "tests/test_grid_postgres.py"]))
+    finally:
+        left = _slurm_daemons()
+        if left:
+            session.error(f"Slurm daemons still running after the tests: {left}")
 
 
 @nox.session(python=PYTHON)

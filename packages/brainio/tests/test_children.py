@@ -20,9 +20,10 @@ import pytest
 
 from brainio import NetCDFReadError, read_netcdf
 from brainio.children import EXIT_ORPHANED, child_command, describe_exit, run_child, start_child
+from brainio.skipping import skip_if
 from brainio.testing import assert_processes_end, running_descendants
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+pytestmark = skip_if(not sys.platform.startswith("linux"), "machine", "reads /proc (Linux)")
 
 
 def _wait_for(condition, timeout: float, what: str):

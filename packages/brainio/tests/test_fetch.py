@@ -21,7 +21,9 @@ from brainio import (
     package_stimulus_set_locally,
     sha1_hash,
 )
-from brainio.cache import extract_zip, fetch_verified
+from brainio.cache import fetch_verified
+from brainio.skipping import import_or_skip
+from brainio.stimulus_cache import extract_zip
 
 
 def _tree(folder: Path) -> set:
@@ -233,7 +235,7 @@ def test_open_store_by_location(tmp_path):
 
 
 def test_open_store_s3():
-    pytest.importorskip("boto3")
+    import_or_skip("boto3", extra="brainio[s3]")
     from brainio.stores import S3Store, open_store
 
     store = open_store("s3://bucket/folder/sub")

@@ -13,6 +13,8 @@ import threading
 import numpy as np
 import pytest
 
+from brainio.skipping import import_or_skip
+
 MODEL_PLUGIN = """
 import threading
 from brainscore_core import hookimpl
@@ -111,17 +113,17 @@ def test_a_kept_model_serves_only_the_next_pair_of_the_same_model_in_its_thread(
 
 
 def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monkeypatch):
-    distributed = pytest.importorskip("distributed")
-    from brainscore_core import grid
+    distributed = import_or_skip("distributed", extra="brainscore-core[test]")
+    from brainscore_core import grid, grid_dask
 
     annotated = {}
-    original = grid._memory_resources
+    original = grid_dask.memory_resources
 
     def spy(client, domain, pairs):
         annotated.update(original(client, domain, pairs))
         return annotated
 
-    monkeypatch.setattr(grid, "_memory_resources", spy)
+    monkeypatch.setattr(grid_dask, "memory_resources", spy)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
                                   resources={"MEMORY": 64e9}) as cluster, distributed.Client(cluster) as client:
         frame = grid.score_many(["m10", "m20"], ["b30", "b50"], client, domain=world.domain,
@@ -134,7 +136,8 @@ def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monke
     for (model, benchmark), resources in annotated.items():
         n, features = int(benchmark[1:]), int(model[1:])
         activations = n * features * 4  # float32 activations; the metric holds 2 more copies and 2 n x n float64
-        shapes = activations + 2 * activations + 2 * n ** 2 * 8
+        # no forward pass reported: the metric's working set counts, plus 64 MiB of scoring overhead
+        shapes = activations + 2 * activations + 2 * n ** 2 * 8 + 64 * 2**20
         baseline = resources["MEMORY"] - shapes
         assert 0 < baseline < 64e9  # the worker's resident memory with both loaded
     # the worker released everything once the grid ended
@@ -145,7 +148,7 @@ def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monke
 def test_a_task_carries_its_domain_by_its_group(world, plugin):
     import pickle
 
-    from brainscore_core.grid import shape_task
+    from brainscore_core.grid_preflight import shape_task
 
     travelled = pickle.loads(pickle.dumps(world.domain))
     assert travelled is world.domain
@@ -154,3 +157,19 @@ def test_a_task_carries_its_domain_by_its_group(world, plugin):
     assert shape_task(world.domain, "model", "m20", ["IT", "V4"])["feature_counts"] == {"IT": 20, "V4": 20}
     assert shape_task(world.domain, "model", "no-such-model") == {}
     assert np.isfinite(shape["loaded_bytes"])
+
+
+def test_preflight_loads_no_benchmark_data_for_a_model_without_shapes(world, plugin, monkeypatch):
+    """A model that reports no width (here: none at all) gets no estimate, and its benchmarks' data (their stimulus
+    counts) are never read; a model with a width gets its estimate from the counts as before."""
+    from brainscore_core.grid_preflight import preflight
+
+    counted = []
+    original = plugin.Benchmark.stimulus_count
+    monkeypatch.setattr(plugin.Benchmark, "stimulus_count", lambda self: counted.append(self.identifier) or
+                        original(self))
+    monkeypatch.setattr(plugin.Model, "feature_count", lambda self, region: None if self.width == 10 else self.width)
+    estimates = preflight(world.domain, [("m10", "b30"), ("m10", "b40"), ("m20", "b40")])
+    assert estimates[("m10", "b30")] is None and estimates[("m10", "b40")] is None
+    assert estimates[("m20", "b40")] is not None and estimates[("m20", "b40")].n_stimuli == 40
+    assert counted == ["b40"]  # b30 is paired only with the model without a width: its count is never asked for

@@ -246,3 +246,23 @@ def test_a_plugins_settings_do_not_reach_a_build_in_another_thread(world):
     results["plain"] = world.module.load_model("plain")  # during the plugin's build: waits for it
     builder.join()
     assert results == {"seeded": np.random.RandomState(7).random(), "plain": expected_plain}
+
+
+def test_a_plugin_imported_before_the_catalog_asks_does_not_record_an_empty_index(site, tmp_path):
+    """A plugin module imported directly (a test or a script importing it by name) before the catalog imports its
+    entry point: the next process still finds what it registers (an empty record would hide its identifiers from
+    every later process that trusts the index)."""
+    home = tmp_path / "home"
+    first = _run(site, home, """
+        import json
+        import plug_assigns  # by name, before anything asked the catalog
+        import dom
+        print(json.dumps({"value": dom.load_model("h1")}))
+    """)
+    assert first["value"] == "model h1"
+    listing = _run(site, home, """
+        import json, dom
+        print(json.dumps({"models": sorted(dom.model_registry), "benchmarks": sorted(dom.benchmark_registry)}))
+    """)
+    assert listing["models"] == ["a1", "h1", "h2", "o1"] and listing["benchmarks"] == ["b1"], listing
+    assert _run(site, home, LOAD % "a1") == {"value": "model a1", "imported": ["plug_assigns"]}

@@ -17,7 +17,7 @@ from brainscore_core.results import COLUMNS, ResultStore
 EXPECTED_COLUMNS = ("id", "model_identifier", "benchmark_identifier", "benchmark_version", "benchmark_parent",
                     "score_raw", "score_ceiled", "error", "ceiling", "ceiling_error", "comment", "layer_map",
                     "provenance", "attrs", "timestamp", "status", "error_type", "error_message", "elapsed_s",
-                    "model_digest", "versions")
+                    "model_digest", "versions", "failure_kind")
 
 
 def _ceiled_score():

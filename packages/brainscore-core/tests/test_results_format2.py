@@ -91,3 +91,29 @@ def test_damaged_store_fails_with_a_typed_error(tmp_path, damage):
     path.write_bytes(b"this is not a database" * 100 if damage == "garbage" else data[:100])
     with pytest.raises(ResultStoreError, match="damaged.sqlite"):
         ResultStore(f"sqlite:///{path}").check()
+
+
+def test_a_format_2_store_is_read_unchanged_and_gains_the_failure_kind_when_written(tmp_path):
+    """Format 3 (issue 40) adds ``failure_kind``: read only, an older store is not altered (the column reads as
+    None); the first write adds it, and the old failed row keeps None."""
+    path = tmp_path / "format2.sqlite"
+    with sqlite3.connect(path) as connection:  # the table as format 2 created it
+        connection.execute("CREATE TABLE scores (id INTEGER PRIMARY KEY, model_identifier VARCHAR(512) NOT NULL, "
+                           "benchmark_identifier VARCHAR(512) NOT NULL, benchmark_version INTEGER NOT NULL, "
+                           "benchmark_parent VARCHAR(512), score_raw FLOAT, score_ceiled FLOAT, error FLOAT, "
+                           "ceiling FLOAT, ceiling_error FLOAT, comment TEXT, layer_map TEXT, provenance TEXT, "
+                           "attrs TEXT, timestamp DATETIME NOT NULL, status VARCHAR(16), error_type VARCHAR(256), "
+                           "error_message TEXT, elapsed_s FLOAT, model_digest VARCHAR(128), versions TEXT)")
+        connection.execute("INSERT INTO scores (model_identifier, benchmark_identifier, benchmark_version, status, "
+                           "error_type, error_message, timestamp) VALUES ('old', 'b', 1, 'failed', 'ValueError', "
+                           "'bad', '2026-01-01 00:00:00')")
+    url = f"sqlite:///{path}"
+    (row,) = ResultStore(url, read_only=True).rows(status="failed")
+    assert (row["model_identifier"], row["failure_kind"]) == ("old", None)
+    with sqlite3.connect(path) as connection:
+        assert "failure_kind" not in [column[1] for column in connection.execute("PRAGMA table_info(scores)")]
+    store = ResultStore(url)
+    store.insert(failure_row(MemoryError("4 GB"), model_identifier="new", benchmark_identifier="b",
+                             benchmark_version=1, failure_kind="oom"))
+    assert [(row["model_identifier"], row["failure_kind"]) for row in store.rows(status="failed")] == [
+        ("old", None), ("new", "oom")]

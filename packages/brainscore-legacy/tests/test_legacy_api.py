@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from brainio.skipping import require_path
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -30,13 +32,7 @@ def _homes(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def raw_data(_homes) -> Path:
-    path = Path(os.environ["BRAINSCORE_RAW_DATA"])
-    if not path.is_dir():
-        message = f"real data not found at {path} (set BRAINSCORE_RAW_DATA)"
-        if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
+    return require_path(Path(os.environ["BRAINSCORE_RAW_DATA"]), "real data")
 
 
 def test_get_assembly_maps_era_identifiers_and_warns_naming_todays_call(raw_data):
@@ -200,3 +196,26 @@ def test_brainio_2021_lookup_without_importing_brainscore_first(raw_data):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["92", "True"]
+
+
+def test_importing_brainscore_changes_no_function_of_brainio():
+    """brainio 2021's spellings come through brainio's extension points (entry points of this distribution), so
+    importing ``brainscore`` first or last leaves brainio's modules as they were: the same objects under the same
+    names, none added (fresh process: nothing imported ``brainscore`` before)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, brainio, brainio.fetch, brainio.packaging\n"
+            "modules = (brainio, brainio.fetch, brainio.packaging)\n"
+            "def snapshot():\n"
+            "    return [{name: id(value) for name, value in vars(module).items()} for module in modules]\n"
+            "before = snapshot()\n"
+            "function = brainio.packaging.package_data_assembly\n"
+            "assert 'brainscore' not in sys.modules\n"
+            "import brainscore\n"
+            "after = snapshot()\n"
+            "print(before == after, brainio.packaging.package_data_assembly is function,\n"
+            "      callable(brainio.get_assembly), 'get_assembly' in vars(brainio))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["True", "True", "True", "False"]

@@ -11,13 +11,12 @@ import pytest
 import scipy.stats
 
 from brainio.assemblies import BehavioralAssembly, DataAssembly
-from brainscore_metrics.behavior._common import BehaviorInputError
 from brainscore_metrics.behavior.accuracy import Accuracy
 from brainscore_metrics.behavior.accuracy_distance import AccuracyDistance
 from brainscore_metrics.behavior.error_consistency import ErrorConsistency
 from brainscore_metrics.behavior.i2n import I1n, I2n, ceil_per_repetition, dprime_matrix
 from brainscore_metrics.behavior.value_delta import ValueDelta
-from brainscore_metrics.splits import MissingCoordinateError
+from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
 
 
 def trials(labels, **coords):
@@ -153,6 +152,14 @@ def test_value_delta_oracles():
     assert score.item() == 1.0 and score.attrs["error"] == 0.0 and score.attrs["raw"] == [1.0, 1.0]
     with pytest.raises(ValueError, match="bootstrap"):
         ValueDelta(bootstrap=10)(0.0, 1.0)
+
+
+def test_value_delta_brainscore_unit_values():
+    """Brain-Score's metrics/value_delta/test.py (c642dbe4), values to 0.0005 as it asserts them; exp(-|a - b|)."""
+    assert ValueDelta()(1.25, 1.25).item() == 1
+    for a, b, expected in ((1.50, 1.00, 0.6065), (1.00, -1.00, 0.1353), (-5.00, 5.00, 0.0)):
+        assert ValueDelta()(a, b).item() == pytest.approx(expected, abs=0.0005)
+        assert ValueDelta()(b, a).item() == pytest.approx(expected, abs=0.0005)
 
 
 # ---------------------------------------------------------------------------------------------- i2n

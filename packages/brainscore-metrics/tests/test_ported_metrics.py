@@ -17,6 +17,7 @@ import pytest
 from _reference_inputs import baker_inputs, dimensionality_inputs, i1_inputs, maniquet_inputs, ost_inputs
 
 from brainio.assemblies import BehavioralAssembly, DataAssembly, NeuroidAssembly
+from brainio.skipping import require_path
 from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
 from brainscore_metrics.plugin import METRICS, make_factory
 
@@ -98,6 +99,20 @@ def test_factor_dimensionality_equals_brainscore():
         _metric("factor_dimensionality", "size")(first, second)
     with pytest.raises(BehaviorInputError, match="factor 'color': assembly1 has 12 samples and assembly2 11"):
         _metric("factor_dimensionality", "color")(first, second.isel(sample=slice(1, None)))
+
+
+def test_factor_dimensionality_reads_blocks_of_neurons_alike(monkeypatch):
+    """The responses are read a block of neurons at a time: 7-element blocks (one or two neurons) give the shares of
+    one block (Brain-Score's single pass)."""
+    import brainscore_metrics.dimensionality as dimensionality
+
+    d = dimensionality_inputs()
+    whole = dimensionality.factor_dimensions(d["values1"], d["values2"], np.asarray(d["factor"]),
+                                             np.asarray(d["factor"]), n_dimensions=40)
+    monkeypatch.setattr(dimensionality, "_BLOCK_ELEMENTS", 7)
+    assert dimensionality.factor_dimensions(d["values1"].astype(np.float32), d["values2"], np.asarray(d["factor"]),
+                                            np.asarray(d["factor"]), n_dimensions=40) == pytest.approx(whole)
+    assert whole == pytest.approx({"color": 0.35, "shape": 0.175, "residual": 0.475})
 
 
 # -- confusion_similarity, tasks_consistency ---------------------------------------------------------------------
@@ -230,9 +245,7 @@ def _cowley_feature_maps(raw_data_dir):
 
     from PIL import Image
 
-    folder = raw_data_dir / "cowley2023_v4"
-    if not folder.is_dir():
-        pytest.skip(f"Cowley 2023 raw data not found at {folder}")
+    folder = require_path(raw_data_dir / "cowley2023_v4", "Cowley 2023 raw data")
     with open(folder / "stimuli_210325.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     order = np.argsort([row["stimulus_id"] for row in rows], kind="stable")

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from brainio.assemblies import BehavioralAssembly
+from brainio.assemblies import BehavioralAssembly, PropertyAssembly
 from brainscore_metrics.behavior.threshold import (
     Threshold,
+    ThresholdElevation,
     psychometric_cum_gauss,
     threshold_score,
 )
@@ -86,3 +87,33 @@ def test_threshold_elevation():
     elevation = metric({"short-2": baseline, "equal-16": test}, [1.5])
     # thresholds near 2 and 3 at the baseline's inflection accuracy: elevation about 1.5, so the score is near 1
     assert float(elevation) == pytest.approx(1.0, abs=0.05)
+
+
+def test_brainscore_unit_values():
+    """Brain-Score's metrics/threshold/test.py (c642dbe4): subject A against the four subjects' thresholds and
+    elevations; the values are also worked by hand in the comments."""
+    subjects = {"subject": ("subject", ["A", "B", "C", "D"])}
+    thresholds = PropertyAssembly([10.0, 20.0, 40.0, 20.0], coords=subjects, dims=["subject"])
+    # 10 against 10, 20, 40, 20: 1, 1 - 10/20, 1 - 30/40, 1 - 10/20 -> mean 0.5625 (Brain-Score's expected value)
+    score = Threshold("placeholder")(float(thresholds.sel(subject="A").values), thresholds)
+    assert float(score) == pytest.approx(0.5625) and "error" in score.attrs and "raw" in score.attrs
+    elevations = PropertyAssembly([3.0, 2.0, 1.5, 5.0], coords=subjects, dims=["subject"])
+    # 3 against 3, 2, 1.5, 5: 1, 1 - 1/2, max(0, 1 - 1.5/1.5), 1 - 2/5 -> mean 0.525 (Brain-Score's expected value)
+    score = ThresholdElevation("placeholder", "placeholder", "placeholder")(
+        float(elevations.sel(subject="A").values), elevations)
+    assert float(score) == pytest.approx(0.525) and "error" in score.attrs and "raw" in score.attrs
+
+
+def test_a_non_numeric_independent_variable_is_named():
+    """Brain-Score's Malania2007 fits over 'image_label'; where those are words and the model is accurate enough to be
+    fitted, the fit cannot run (Brain-Score: TypeError): ours says which coordinate, with its values."""
+    from brainscore_metrics.errors import InputTypeError
+
+    model = responses(lambda x: 0.9, np.arange(1.0, 5.01, 0.5), trials=20)
+    model = model.assign_coords(image_label=("presentation", np.where(np.arange(model.sizes["presentation"]) % 2,
+                                                                      "left", "right")))
+    model = model.assign_coords(choice=("choice", ["left", "right"]))
+    with pytest.raises(InputTypeError, match=r"independent variable 'image_label' holds values that are not numbers "
+                                             r"\(\['left', 'right'\]\)") as raised:
+        Threshold("image_label", required_accuracy=0.0)(model, [2.0, 3.0])
+    assert isinstance(raised.value, TypeError)

@@ -1,6 +1,7 @@
-"""``brainscore score`` with a Dask cluster and as a dry run: a scheduler that cannot be reached is one line (exit
-status 2); ``--workers`` shows each pair's progress from the start and shuts down quietly; ``--dry-run`` builds no
-model, downloads nothing and marks the pairs whose model needs weights."""
+"""``brainscore score`` with a Dask cluster and as a dry run: a scheduler that cannot be reached, or no Slurm for
+``--cluster slurm``, is one line (exit status 2); ``--workers`` shows each pair's progress from the start and shuts
+down quietly; ``--dry-run`` downloads nothing, marks the pairs whose model needs weights and shows each pair's memory
+estimate. The grid on a real Slurm is ``test_grid_slurm.py``."""
 
 from __future__ import annotations
 
@@ -31,6 +32,28 @@ def test_unreachable_scheduler_is_one_line_with_exit_status_2(capsys):
     assert problems == [f"brainscore score: cannot reach the Dask scheduler at {address}: connection refused within "
                         "5 s (is `dask scheduler` running there? check host and port)"]
     assert "Traceback" not in err
+
+
+def test_no_slurm_here_is_one_line_with_exit_status_2_in_seconds(capsys, monkeypatch, tmp_path):
+    import time
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no sbatch, no sinfo
+    start = time.perf_counter()
+    status = main(["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store",
+                   "--cluster", "slurm", "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert status == EXIT_USAGE and time.perf_counter() - start < 10
+    problems = [line for line in err.splitlines() if line.startswith("brainscore score:")]
+    assert problems == ["brainscore score: no Slurm here: 'sbatch' is not on PATH (run on a Slurm cluster's login "
+                        "node, or install Slurm)"]
+
+
+def test_slurm_flags_need_the_cluster_and_one_cluster_at_a_time(capsys):
+    base = ["score", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm", "--no-store"]
+    assert main([*base, "--jobs", "2"]) == EXIT_USAGE
+    assert capsys.readouterr().err.strip().endswith("--jobs needs --cluster slurm")
+    assert main([*base, "--cluster", "slurm", "--workers", "2"]) == EXIT_USAGE
+    assert capsys.readouterr().err.strip().endswith("give --cluster, --workers or --scheduler, not two of them")
 
 
 def test_malformed_scheduler_address_is_one_line(capsys):
@@ -102,9 +125,10 @@ def _run(code: str, tmp_path, **environment) -> subprocess.CompletedProcess:
                           timeout=300, check=False, cwd=tmp_path)
 
 
-def test_dry_run_offline_builds_no_model_and_marks_those_needing_weights(tmp_path, kriegeskorte_raw):
-    """alexnet needs downloaded weights; offline (every connection refused) the dry run still plans it, marks it, and
-    neither imports torch (no model is built) nor writes a weights file."""
+def test_dry_run_offline_marks_models_needing_weights_and_estimates_the_ready_ones(tmp_path, kriegeskorte_raw):
+    """alexnet needs downloaded weights; offline (every connection refused) the dry run still plans it and marks it,
+    without building it (no estimate) or writing a weights file. pixels is ready: built for its shapes, its memory
+    estimate is shown against this process's limit."""
     result = _run("""
         import socket, sys
         def offline(*args, **kwargs):
@@ -114,18 +138,20 @@ def test_dry_run_offline_builds_no_model_and_marks_those_needing_weights(tmp_pat
         from brainscore_vision.cli import main
         status = main(["score", "--model", "alexnet", "--model", "pixels", "--benchmark", "Kriegeskorte2008.hIT-rdm",
                        "--no-store", "--dry-run"])
-        print("torch imported:", "torch" in sys.modules)
         sys.exit(status)
     """, tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "dry run of 2 pair(s): 2 model(s) x 1 benchmark(s); no model is built, nothing is downloaded " \
-                       "or scored"
+    assert lines[0] == "dry run of 2 pair(s): 2 model(s) x 1 benchmark(s); nothing is downloaded or scored"
+    assert lines[1].startswith("memory preflight: each pair's estimated peak against ") and "this process" in lines[1]
     alexnet = next(line for line in lines if line.startswith("  alexnet on"))
     assert "model NEEDS WEIGHTS: downloaded on first use from https://download.pytorch.org/models/alexnet" in alexnet
-    assert next(line for line in lines if line.startswith("  pixels on")).endswith(": score; data [shipped]")
+    assert "memory" not in alexnet  # not built: no shapes
+    pixels = next(line for line in lines if line.startswith("  pixels on"))
+    # the 92 images; model-tools' pixels model records each image at 64 x 64 RGB: 12,288 features
+    assert ": score; data [shipped]; memory estimated peak " in pixels and "(92 stimuli x 12,288 features" in pixels, pixels
+    assert "REFUSED" not in pixels
     assert "1 pair(s) need something before they can run here" in result.stdout
-    assert "torch imported: False" in result.stdout
     assert not list((tmp_path / "brainscore_home").rglob("*.pth")) and not (tmp_path / "torch").exists()
 
 

@@ -19,10 +19,11 @@ from collections import Counter
 import pytest
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_core.benchmarks import score_benchmark
 from brainscore_core.results import ResultStore
 
-pytest.importorskip("distributed")
+import_or_skip("distributed", extra="brainscore-vision[test]")
 
 MODEL = "pixels"  # the cheapest model and benchmarks (24 images): the grid's cost is the cluster, not the scoring
 BENCHMARKS = [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT")]
@@ -49,10 +50,10 @@ def _once(marker: str) -> bool:
 def _install_deaths(scoring: str, after_storing: str, folder: str) -> None:
     """Run in every worker process: die (SIGKILL) while scoring ``scoring``, and right after storing the row of
     ``after_storing``, each once over all workers."""
-    import brainscore_core.grid as grid
+    import brainscore_core.grid_task as grid_task
     from brainscore_core.results import ResultStore as Store
 
-    run_pair, insert = grid.run_pair, Store.insert
+    run_pair, insert = grid_task.run_pair, Store.insert
 
     def dying_run_pair(model, benchmark, **kwargs):
         if kwargs.get("benchmark_identifier") == scoring and _once(os.path.join(folder, "died-scoring")):
@@ -65,7 +66,7 @@ def _install_deaths(scoring: str, after_storing: str, folder: str) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return row_id
 
-    grid.run_pair, Store.insert = dying_run_pair, dying_insert
+    grid_task.run_pair, Store.insert = dying_run_pair, dying_insert
 
 
 def test_grid_on_two_workers_into_postgres_loses_and_doubles_no_row(direct_scores, postgres_server, tmp_path):

@@ -24,7 +24,8 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 READMES = ["README.md", *(f"packages/{name}/README.md" for name in
                           ("brainio", "brainscore-core", "brainscore-metrics", "brainscore-vision", "model-tools"))]
 BLOCK = re.compile(r"(?P<before>[^\n]*)\n```python\n(?P<code>.*?)```", re.S)
-SKIPPED = {"packages/brainio/README.md": 1}  # the S3 loading example: needs a bucket and network access
+SKIPPED = {"packages/brainio/README.md": 1,  # the S3 loading example: needs a bucket and network access
+           "packages/brainscore-core/README.md": 1}  # the Slurm grid: tests/test_grid_slurm.py runs it on a one-node Slurm
 NOT_CHECKOUT = {".git", ".nox", "__pycache__", ".pytest_cache", ".ruff_cache"}  # tools' own folders
 
 

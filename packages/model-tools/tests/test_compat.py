@@ -17,7 +17,12 @@ from model_tools.compat.activations.core import ActivationsExtractorHelper
 from model_tools.compat.activations.pytorch import PytorchWrapper, load_preprocess_images
 from model_tools.compat.brain_transformation import LayerSelection, ModelCommitment, RegionLayerMap
 from model_tools.compat.brain_transformation.behavior import OddOneOut
-from model_tools.errors import MicrosaccadesNotSupportedError, RegionLayerMapError, UnsupportedTaskError
+from model_tools.errors import (
+    MicrosaccadeError,
+    MicrosaccadesNotSupportedError,
+    RegionLayerMapError,
+    UnsupportedTaskError,
+)
 
 
 def _torchvision_inception_by_hand(path: str, size: int) -> np.ndarray:
@@ -159,7 +164,10 @@ def test_activations_extractor_helper_hands_paths_to_get_activations(small_stimu
     assert list(assembly["stimulus_id"].values) == list(small_stimulus_set["stimulus_id"])[::-1]
     assert list(assembly["label"].values) == list(small_stimulus_set["label"])[::-1]  # columns kept
     assert assembly["neuroid_id"].values[0] == "activations.max.0"  # identifier=False
-    with pytest.raises(MicrosaccadesNotSupportedError, match="microsaccades"):
+    with pytest.raises(MicrosaccadeError, match="visual degrees, which are not set"):  # Brain-Score asserts the same
+        helper(small_stimulus_set, layers=["mean"], number_of_trials=2, require_variance=True)
+    helper.set_visual_degrees(8)  # sized now, but paths cannot be shifted (Brain-Score: AttributeError on a str)
+    with pytest.raises(MicrosaccadesNotSupportedError, match="shift an input tensor .* gives PassedThrough"):
         helper(small_stimulus_set, layers=["mean"], number_of_trials=2, require_variance=True)
 
 
@@ -211,7 +219,7 @@ def test_a_region_layer_json_beside_the_caller_is_read_and_a_bad_one_is_one_line
     assert "\n" not in str(caught.value) and str(folder / "region_layer_map" / "json-model.json") in str(caught.value)
 
 
-def test_trials_without_variance_change_nothing_and_with_variance_are_refused(small_stimulus_set):
+def test_trials_without_variance_change_nothing_and_with_variance_need_an_extractor(small_stimulus_set):
     from model_tools.activations import ActivationsExtractor
 
     extractor = ActivationsExtractor(build_tiny_net(), "tiny", functools.partial(load_preprocess_images, image_size=8),
@@ -220,8 +228,13 @@ def test_trials_without_variance_change_nothing_and_with_variance_are_refused(sm
     commitment.start_recording("IT", [(70, 170)])
     np.testing.assert_array_equal(commitment.look_at(small_stimulus_set, number_of_trials=5).values,
                                   commitment.look_at(small_stimulus_set).values)
+    shifted = commitment.look_at(small_stimulus_set, number_of_trials=5, require_variance=True)  # microsaccades
+    assert shifted.sizes["presentation"] == 5 * len(small_stimulus_set)
+    plain = ModelCommitment("plain", lambda stimuli, layers: extractor(stimuli, layers=layers), ["1", "2"],
+                            region_layer_map={"IT": "2"})  # a callable without Brain-Score's trial keywords
+    plain.start_recording("IT", [(70, 170)])
     with pytest.raises(MicrosaccadesNotSupportedError) as caught:
-        commitment.look_at(small_stimulus_set, number_of_trials=5, require_variance=True)
+        plain.look_at(small_stimulus_set, number_of_trials=5, require_variance=True)
     assert "\n" not in str(caught.value) and "number_of_trials=5 with require_variance=True" in str(caught.value)
     with pytest.raises(UnsupportedTaskError, match="odd_one_out"):
         commitment.start_task("dance")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Collection, Mapping
@@ -344,6 +345,7 @@ class PluginCatalog:
         """Import one plugin module, register it with the plugin manager and collect its hooks, under
         :func:`guarded`; record what it registered."""
         plugin.state = LOADING
+        imported_before = plugin.module in sys.modules  # its assignments were made outside this import
         self._attribution.importing.append(source)
         try:
             with guarded() as changes:
@@ -363,13 +365,23 @@ class PluginCatalog:
             self._attribution.importing.pop()
         plugin.state = LOADED
         self._settings.remember(plugin.module, changes, plugin.describe())
-        self._entries.record(plugin, self._registered_by(source, self._plugin_sources.get(plugin.name)))
+        registered = self._registered_by(plugin.module, source, self._plugin_sources.get(plugin.name))
+        if imported_before and not any(registered.values()):
+            return  # imported before the catalog asked: what it registered cannot be told, so nothing is recorded
+        self._entries.record(plugin, registered)
 
-    def _registered_by(self, *sources: _Source | None) -> dict[str, dict[str, str]]:
-        """kind -> {identifier: module} of every entry attributed to one of ``sources`` when it was registered."""
+    def _registered_by(self, module: str, *sources: _Source | None) -> dict[str, dict[str, str]]:
+        """kind -> {identifier: module} of every entry attributed to one of ``sources`` when it was registered, or
+        assigned by ``module`` or a module below it."""
+        def belongs(kind: str, info: PluginInfo) -> bool:
+            claimed = self._attribution.claimed_by(kind, info.identifier)
+            if claimed is not None and any(claimed is s for s in sources if s):
+                return True
+            own = info.module or ""
+            return claimed is None and (own == module or own.startswith(module + "."))
+
         return {kind: {info.identifier: info.module or "" for info in self._origins[kind].values()
-                       if any(self._attribution.claimed_by(kind, info.identifier) is s for s in sources if s)}
-                for kind in KINDS}
+                       if belongs(kind, info)} for kind in KINDS}
 
     def _reattribute(self) -> None:
         """Entries assigned before discovery by a module that turns out to be a plugin module."""

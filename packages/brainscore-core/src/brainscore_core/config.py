@@ -23,12 +23,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from brainio.settings import FALSE_WORDS, TRUE_WORDS
+from brainio.settings import env_flag as _brainio_env_flag
+
 __all__ = ["AUTOLOAD_ENV", "DATA_BUCKET_ENV", "DATA_SOURCE_ENV", "DEFAULT_CACHE_NOTICE_GB", "INSTALL_DEPENDENCIES_ENV",
            "LOCAL_DATA_ENVS", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
-           "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "data_bucket", "data_source",
+           "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "child_environment", "data_bucket",
+           "data_source",
            "data_store_setting", "env_flag", "install_advice_enabled", "local_data_folder", "malloc_tuned_by_user", "pip_constraint",
            "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "raw_data_setting", "requested_plugins",
-           "results_url", "reuse_memory_enabled", "set_options", "torch_hub_dir", "weight_folder"]
+           "read_settings", "results_url", "reuse_memory_enabled", "set_options", "settings_path", "torch_hub_dir",
+           "weight_folder", "SETTINGS_ENV"]
 
 AUTOLOAD_ENV = "BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD"
 PLUGINS_ENV = "BRAINSCORE_PLUGINS"
@@ -38,9 +43,11 @@ DATA_SOURCE_ENV = "BRAINSCORE_VISION_DATA_SOURCE"
 DATA_BUCKET_ENV = "BRAINSCORE_VISION_S3_BUCKET"
 INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
 WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
+SETTINGS_ENV = "BRAINSCORE_SETTINGS"
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+# one truth rule for every package's flags, kept in brainio (below this package)
+_TRUE = TRUE_WORDS
+_FALSE = FALSE_WORDS
 
 OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None,
                            "cache_notice_gb": None}
@@ -48,17 +55,9 @@ OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plu
 
 
 def env_flag(name: str, default: bool = False) -> bool:
-    """The boolean value of environment variable ``name`` (see the module docstring); ``default`` when unset or
-    not a recognised word."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    value = value.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    return default
+    """The boolean value of environment variable ``name`` (see the module docstring; the rule is
+    :func:`brainio.settings.env_flag`'s); ``default`` when unset or not a recognised word."""
+    return _brainio_env_flag(name, default)
 
 
 def _text(name: str) -> str | None:
@@ -193,7 +192,8 @@ def data_bucket() -> str | None:
 #: folders of data that may not be redistributed, one variable each (brainscore-vision's
 #: ``data_helpers/local_data.py`` says what each must hold and where to get it)
 LOCAL_DATA_ENVS = ("BRAINSCORE_THINGS_IMAGES", "BRAINSCORE_NSD_DIR", "BRAINSCORE_LAION_FMRI_DIR",
-                   "BRAINSCORE_IMAGENET_DIR")
+                   "BRAINSCORE_IMAGENET_DIR",
+                   "BRAINSCORE_IMAGENET_C_DIR", "BRAINSCORE_OBJECTNET_DIR")
 
 
 def local_data_folder(variable: str) -> Path | None:
@@ -207,6 +207,46 @@ def local_data_folder(variable: str) -> Path | None:
 def weight_folder(folder_name: str | None = None) -> str:
     """``folder_name``, else ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else ``'models'`` (Brain-Score's default)."""
     return folder_name if folder_name is not None else (_text(WEIGHT_FOLDER_ENV) or "models")
+
+
+def child_environment(**variables: str) -> dict[str, str]:
+    """This process's environment with ``variables`` set on top, for a child process (a copy; nothing here is read
+    as a setting)."""
+    return {**os.environ, **variables}
+
+
+# -- the settings file ------------------------------------------------------------------------------------------
+def settings_path() -> Path:
+    """The one settings file: ``$BRAINSCORE_SETTINGS``, else ``$BRAINSCORE_HOME/settings.toml`` (``~`` expanded)."""
+    configured = _text(SETTINGS_ENV)
+    return Path(configured).expanduser() if configured else brainscore_home() / "settings.toml"
+
+
+def read_settings(path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """The tables of the settings file (TOML; default :func:`settings_path`), ``{}`` when there is none.
+
+    The tables are read by the modules that own them (``[cluster.slurm]``: :mod:`brainscore_core.slurm_cluster`),
+    which check their keys.
+
+    Raises
+    ------
+    SettingsError
+        The file is not valid TOML or cannot be read; the message names the file and the reason.
+    """
+    import tomllib
+
+    from brainscore_core.errors import SettingsError
+
+    path = Path(path) if path is not None else settings_path()
+    try:
+        with open(path, "rb") as file:
+            return tomllib.load(file)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"the settings file {path} is not valid TOML: {error}") from None
+    except OSError as error:
+        raise SettingsError(f"cannot read the settings file {path}: {error.strerror or error}") from None
 
 
 # -- model-tools ------------------------------------------------------------------------------------------------

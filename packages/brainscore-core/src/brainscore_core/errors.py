@@ -12,6 +12,7 @@ from brainio.errors import BrainScoreError
 
 __all__ = [
     "BrainScoreError",
+    "ClusterUnavailableError",
     "DamagedResultStoreError",
     "DuplicateIdentifierError",
     "InvalidPluginError",
@@ -25,9 +26,11 @@ __all__ = [
     "PostgresUnavailableError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
+    "SettingsError",
     "UnknownDomainError",
     "UnknownIdentifierError",
     "UnknownKindError",
+    "WorkerLostError",
 ]
 
 # BrainScoreError, the root of every error of every package, is defined in brainio (the bottom of the dependency
@@ -145,6 +148,21 @@ class ResultStoreNotFoundError(ResultStoreError, FileNotFoundError):
 
 class MemoryBudgetError(BrainScoreError, MemoryError):
     """A pair whose estimated peak memory exceeds the budget of the process that would run it."""
+
+
+class SettingsError(BrainScoreError, ValueError):
+    """The settings file (:func:`brainscore_core.config.settings_path`) is not valid TOML, or one of its tables holds
+    an unknown key or a value of the wrong kind; the message names the file, the table and the key."""
+
+
+class ClusterUnavailableError(BrainScoreError, RuntimeError):
+    """A batch scheduler cannot run the grid's jobs: no Slurm here, its controller does not answer, an unknown
+    partition, a refused submission, or dask-jobqueue is missing. One line that says which and what to do."""
+
+
+class WorkerLostError(BrainScoreError, RuntimeError):
+    """The worker process (or the batch job) running a pair died before the pair ended: killed for its memory, at
+    its job's time limit, cancelled or preempted. Stored as a failed row whose ``failure_kind`` says which."""
 
 
 class ModelDigestChangedWarning(UserWarning):

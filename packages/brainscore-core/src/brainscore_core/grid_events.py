@@ -14,6 +14,15 @@ callback receives each event as a dict:
 ``{'model', 'benchmark', 'kind': 'notice', 'level', 'message'}``
     a warning logged by a Brain-Score package (loggers :data:`LOGGERS`) while the pair ran.
 
+The grid itself (:mod:`brainscore_core.grid_dask`) adds, in the client:
+
+``{'kind': 'jobs_submitted', 'description'}`` and ``{'kind': 'jobs', 'pending', 'running', 'done', 'total'}``
+    the grid's Slurm jobs were submitted; their states changed (pairs ``done`` of ``total``);
+``{'model', 'benchmark', 'kind': 'lost', 'reason', 'failure_kind', 'again'}``
+    the worker running the pair died (why); ``again``: the pair runs again on another worker;
+``{'model', 'benchmark', 'kind': 'memory_retry', 'reason', 'again', 'plan'}``
+    the pair ran out of memory; ``again``: it runs once more with twice the memory (``plan``), else why not.
+
 Reporting never fails a pair: an event that cannot be sent is dropped.
 """
 
@@ -131,6 +140,18 @@ def describe_event(event: dict[str, Any]) -> str | None:
     """One line for an event (``'randomnet on Cowley2023.V4-pls: activations randomnet 3/10 batch, 6 s'``)."""
     pair = f"{event.get('model')} on {event.get('benchmark')}"
     kind = event.get("kind")
+    if kind == "jobs_submitted":
+        return f"submitting {event.get('description')}"
+    if kind == "jobs":
+        return (f"Slurm jobs: {event.get('pending')} pending, {event.get('running')} running; "
+                f"{event.get('done')} of {event.get('total')} pairs done")
+    if kind == "lost":
+        then = "; running it again on another worker" if event.get("again") else ""
+        return f"{pair}: lost ({event.get('failure_kind')}): {event.get('reason')}{then}"
+    if kind == "memory_retry":
+        then = (f"; running it once more with twice the memory ({event.get('plan')})" if event.get("again")
+                else f"; not run again: {event.get('plan')}")
+        return f"{pair}: out of memory: {event.get('reason')}{then}"
     if kind == "started":
         return f"{pair}: started on {event.get('worker')}"
     if kind == "stage":

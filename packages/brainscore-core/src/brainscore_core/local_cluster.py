@@ -61,7 +61,8 @@ class BindWorkerToCaller(WorkerPlugin):
 def start_local_cluster(n_workers: int, *, worker_cpu_seconds: float | None = None,
                         **cluster_kwargs: Any) -> tuple[Any, Any]:
     """Start ``n_workers`` worker processes on 127.0.0.1 (one thread each) and a client, workers bound to this
-    process.
+    process. The scheduler's ``allowed-failures`` is 0: a task whose worker dies fails at once (``KilledWorker``), and
+    the grid decides what to do with its pair.
 
     Parameters
     ----------
@@ -85,7 +86,12 @@ def start_local_cluster(n_workers: int, *, worker_cpu_seconds: float | None = No
     bound = None if math.isinf(worker_cpu_seconds) else float(worker_cpu_seconds)
     options = {"threads_per_worker": 1, "processes": True, "dashboard_address": None, "host": "127.0.0.1",
                **cluster_kwargs}
-    cluster = LocalCluster(n_workers=n_workers, **options)
+    import dask
+
+    # a worker's death fails its task at once: the grid asks why it died (its memory or not) and runs it again
+    # itself (brainscore_core.grid_dask), instead of Dask trying it on up to three more workers
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = LocalCluster(n_workers=n_workers, **options)
     try:
         client = Client(cluster)
         client.register_plugin(BindWorkerToCaller(os.getpid(), bound))

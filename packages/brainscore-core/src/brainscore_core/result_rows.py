@@ -117,18 +117,19 @@ def score_row(score: Any, *, model_identifier: str, benchmark_identifier: str, b
         "ceiling": _number(ceiling_value), "ceiling_error": _number(ceiling_error),
         "comment": comment if comment is not None else attrs.get("comment"),
         "attrs": _json(_plain_attrs(attrs)),  # plain data only: raw and ceiling have their columns
-        "status": "ok", "error_type": None, "error_message": None})
+        "status": "ok", "error_type": None, "error_message": None, "failure_kind": None})
     return row
 
 
 def failure_row(error: BaseException, *, model_identifier: str, benchmark_identifier: str,
                 benchmark_version: int | None = None, benchmark_parent: str | None = None,
                 elapsed_s: float | None = None, model_digest: str | None = None,
-                versions: Mapping[str, str] | None = None, timestamp: datetime | None = None) -> dict[str, Any]:
-    """The row of a pair that failed (``status='failed'``, the error's type and first line; no numbers). Its
-    ``provenance`` keeps the error's whole traceback (``{"traceback": ...}``, the last :data:`TRACEBACK_CHARS`
-    characters), which ``brainscore score -v`` prints. ``benchmark_version`` None (the benchmark did not load) is
-    stored as 0."""
+                versions: Mapping[str, str] | None = None, timestamp: datetime | None = None,
+                failure_kind: str | None = None) -> dict[str, Any]:
+    """The row of a pair that failed (``status='failed'``, the error's type and first line, ``failure_kind``: one of
+    :data:`~brainscore_core.failure_kinds.FAILURE_KINDS`; no numbers). Its ``provenance`` keeps the error's whole
+    traceback (``{"traceback": ...}``, the last :data:`TRACEBACK_CHARS` characters), which ``brainscore score -v``
+    prints. ``benchmark_version`` None (the benchmark did not load) is stored as 0."""
     import traceback
 
     trace = "".join(traceback.format_exception(error)).rstrip()[-TRACEBACK_CHARS:]
@@ -138,7 +139,7 @@ def failure_row(error: BaseException, *, model_identifier: str, benchmark_identi
     message = str(error).strip()
     row.update({"score_raw": None, "score_ceiled": None, "error": None, "ceiling": None, "ceiling_error": None,
                 "comment": None, "attrs": None, "status": "failed", "error_type": type(error).__name__,
-                "error_message": message.splitlines()[0][:2000] if message else ""})
+                "error_message": message.splitlines()[0][:2000] if message else "", "failure_kind": failure_kind})
     return row
 
 

@@ -17,11 +17,11 @@ from typing import Any
 import sqlalchemy as sa
 
 from brainscore_core._store_integrity import refuse_if_damaged, salvaged_rows
-from brainscore_core.config import RESULTS_URL_ENV, brainscore_home, results_url
+from brainscore_core.config import brainscore_home, results_url
 from brainscore_core.display import display_url
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
 
-__all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
+__all__ = ["COLUMNS", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
            "scores_table"]
 
 SQLITE_BUSY_TIMEOUT_S = 60
@@ -52,9 +52,12 @@ scores_table = sa.Table(
     sa.Column("elapsed_s", sa.Float),
     sa.Column("model_digest", sa.String(128), index=True),
     sa.Column("versions", sa.Text),
+    # added in format 3 (issue 40): why a failed pair failed (oom, timeout, deterministic, transient)
+    sa.Column("failure_kind", sa.String(16)),
 )
-#: columns a store created before format 2 lacks; added with ALTER TABLE on first write
-ADDED_COLUMNS = ("status", "error_type", "error_message", "elapsed_s", "model_digest", "versions")
+#: columns a store created before format 2 (or 3) lacks; added with ALTER TABLE on first write. A store opened read
+#: only is not changed: its missing columns read as None.
+ADDED_COLUMNS = ("status", "error_type", "error_message", "elapsed_s", "model_digest", "versions", "failure_kind")
 COLUMNS: tuple[str, ...] = tuple(column.name for column in scores_table.columns)
 
 
@@ -79,8 +82,9 @@ def _store_error(store: ResultStore, action: str, error: BaseException) -> Resul
 
 def _where(statement: Any, *, model_identifier: str | Sequence[str] | None,
            benchmark_identifier: str | Sequence[str] | None, benchmark_version: int | None, status: str | None,
-           ids: Sequence[int] | None) -> Any:
-    """``statement`` (a select or delete on the scores table) restricted by the filters of :meth:`ResultStore.rows`."""
+           ids: Sequence[int] | None, present: frozenset[str] = frozenset(COLUMNS)) -> Any:
+    """``statement`` (a select or delete on the scores table) restricted by the filters of :meth:`ResultStore.rows`
+    (``present``: the columns the table has; a store written before format 2 has no status: every row is a score)."""
     for column, value in (("model_identifier", model_identifier), ("benchmark_identifier", benchmark_identifier)):
         if isinstance(value, str):
             statement = statement.where(scores_table.c[column] == value)
@@ -90,6 +94,8 @@ def _where(statement: Any, *, model_identifier: str | Sequence[str] | None,
         statement = statement.where(scores_table.c.benchmark_version == int(benchmark_version))
     if ids is not None:
         statement = statement.where(scores_table.c.id.in_([int(identifier) for identifier in ids]))
+    if "status" not in present:
+        return statement if status in (None, "ok") else statement.where(sa.false())
     if status == "ok":
         statement = statement.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
     elif status is not None:
@@ -123,6 +129,7 @@ class ResultStore:
         self.salvage = salvage
         self._damage: str | None = None
         self._engine: sa.Engine | None = None
+        self._present: frozenset[str] = frozenset(COLUMNS)  # the table's columns (fewer in an old store read only)
 
     @property
     def engine(self) -> sa.Engine:
@@ -135,6 +142,8 @@ class ResultStore:
                         engine.dispose()
                         raise ResultStoreNotFoundError(f"the results store {display_url(self.url)} has no scores "
                                                        "table: nothing has been stored there (check the URL)")
+                    self._present = frozenset(column["name"] for column in
+                                              sa.inspect(engine).get_columns(scores_table.name))
                 elif self._damage is None:
                     self._create_table(engine)
             except ResultStoreError:
@@ -312,18 +321,21 @@ class ResultStore:
             Keys ``COLUMNS``: id, model_identifier, benchmark_identifier, benchmark_version,
             benchmark_parent, score_raw, score_ceiled, error, ceiling, ceiling_error, comment, layer_map
             (JSON text), provenance (JSON text), attrs (JSON text), timestamp (ISO 8601 string, UTC), status,
-            error_type, error_message, elapsed_s, model_digest, versions (JSON text). Missing and NaN numbers
-            are None.
+            error_type, error_message, elapsed_s, model_digest, versions (JSON text), failure_kind (``'oom'``,
+            ``'timeout'``, ``'deterministic'``, ``'transient'`` for a failed pair). Missing and NaN numbers are None.
         """
+        engine = self.engine  # opened first: a read-only store learns its columns
         filters = {"model_identifier": model_identifier, "benchmark_identifier": benchmark_identifier,
                    "benchmark_version": benchmark_version, "status": status, "ids": ids}
         try:
-            if self.engine is not None and self._damage is not None:  # salvage=True on a damaged file
+            if self._damage is not None:  # salvage=True on a damaged file
                 rows = salvaged_rows(self.url, scores_table, lambda query: _where(query, **filters))
             else:
-                with self.engine.connect() as connection:
-                    rows = [dict(row._mapping) for row in connection.execute(
-                        _where(sa.select(scores_table).order_by(scores_table.c.id), **filters))]
+                selected = [column for column in scores_table.columns if column.name in self._present]
+                query = _where(sa.select(*selected).order_by(scores_table.c.id), present=self._present, **filters)
+                with engine.connect() as connection:
+                    rows = [dict(row._mapping) for row in connection.execute(query)]
+            rows = [dict.fromkeys(COLUMNS) | row for row in rows]
         except sa.exc.SQLAlchemyError as error:
             raise _store_error(self, "read", error) from error
         for row in rows:
@@ -351,7 +363,8 @@ class ResultStore:
             raise ValueError("delete needs ids, model_identifier or benchmark_identifier: refusing to delete "
                              f"every row of {self!r}")
         statement = _where(sa.delete(scores_table), model_identifier=model_identifier,
-                           benchmark_identifier=benchmark_identifier, benchmark_version=None, status=status, ids=ids)
+                           benchmark_identifier=benchmark_identifier, benchmark_version=None, status=status, ids=ids,
+                           present=self._present)
         try:
             with self.engine.begin() as connection:
                 return int(connection.execute(statement).rowcount)

@@ -25,7 +25,6 @@ from brainscore_core.metrics import Metric, Score
 from brainscore_metrics._alignment_representational import (
     ActivationMatrix,
     RDMFormatError,
-    TooFewStimuliError,
     check_same_stimuli,
     is_activation_assembly,
     make_test_only_splitter,
@@ -36,6 +35,7 @@ from brainscore_metrics._gram import check_precision, gram_plan, stimulus_gram_a
 from brainscore_metrics.backend._numpy_tiles import TILE_ROWS
 from brainscore_metrics.backend.plan import ComputePlan
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
+from brainscore_metrics.errors import TooFewStimuliError
 from brainscore_metrics.splits import aggregate_splits
 
 __all__ = ["CKACrossValidated", "CKAMetric", "linear_cka", "linear_cka_from_grams",

@@ -25,6 +25,10 @@ __all__ = ["Dimensionality", "factor_dimensions"]
 RESIDUAL = "residual"
 
 
+#: float64 elements per block of columns (32 MB): the responses are read a block of neurons at a time
+_BLOCK_ELEMENTS = 1 << 22
+
+
 def factor_dimensions(values1: np.ndarray, values2: np.ndarray, factors1: np.ndarray, factors2: np.ndarray,
                       n_dimensions: int) -> dict:
     """Share of the ``n_dimensions`` given to each factor and to the residual (values sum to 1).
@@ -32,23 +36,36 @@ def factor_dimensions(values1: np.ndarray, values2: np.ndarray, factors1: np.nda
     Parameters
     ----------
     values1, values2 : ndarray of shape (n_samples, n_neurons) (more trailing dims are summed over like neurons)
+        Any float dtype; read a block of neurons at a time in float64, so memory stays at a few blocks whatever the
+        width.
     factors1, factors2 : ndarray of shape (n_samples,)
         The factor of each row.
     n_dimensions : int
         How many dimensions are shared out (Brain-Score: the length of the assemblies' second dim).
     """
-    both = np.concatenate([values1, values2], 0).astype(float)
-    variance = np.sum(np.mean((both - both.mean(0, keepdims=True)) ** 2, 0))
-    scores = {}
-    for factor in sorted(set(factors1.tolist())):
-        a, b = values1[factors1 == factor].astype(float), values2[factors2 == factor].astype(float)
-        if a.shape != b.shape:
-            raise BehaviorInputError(f"factor {factor!r}: assembly1 has {len(a)} samples and assembly2 {len(b)}; "
-                                     "the samples of a factor are compared pairwise, in order")
-        middle = 0.5 * (a.mean(0, keepdims=True) + b.mean(0, keepdims=True))
-        scores[factor] = np.sum(np.mean((a - middle) * (b - middle), 0)) / variance
-    if RESIDUAL in scores:
+    values1 = np.asarray(values1).reshape(len(values1), -1)
+    values2 = np.asarray(values2).reshape(len(values2), -1)
+    names = sorted(set(factors1.tolist()))
+    if RESIDUAL in names:
         raise BehaviorInputError(f"{RESIDUAL!r} is reserved for the residual dimensions; rename that factor")
+    rows = {name: (np.flatnonzero(factors1 == name), np.flatnonzero(factors2 == name)) for name in names}
+    for name, (rows1, rows2) in rows.items():
+        if len(rows1) != len(rows2):
+            raise BehaviorInputError(f"factor {name!r}: assembly1 has {len(rows1)} samples and assembly2 {len(rows2)}; "
+                                     "the samples of a factor are compared pairwise, in order")
+    width = values1.shape[1]
+    step = max(1, _BLOCK_ELEMENTS // max(1, len(values1) + len(values2)))
+    variance, covariances = 0.0, dict.fromkeys(names, 0.0)
+    for start in range(0, width, step):
+        block1 = values1[:, start:start + step].astype(float)
+        block2 = values2[:, start:start + step].astype(float)
+        both = np.concatenate([block1, block2], 0)
+        variance += np.sum(np.mean((both - both.mean(0, keepdims=True)) ** 2, 0))
+        for name, (rows1, rows2) in rows.items():
+            a, b = block1[rows1], block2[rows2]
+            middle = 0.5 * (a.mean(0, keepdims=True) + b.mean(0, keepdims=True))
+            covariances[name] += np.sum(np.mean((a - middle) * (b - middle), 0))
+    scores = {name: covariances[name] / variance for name in names}
     scores[RESIDUAL] = 1.0
     values = np.fromiter(scores.values(), dtype=float)
     softmax = np.exp(values - values.max())

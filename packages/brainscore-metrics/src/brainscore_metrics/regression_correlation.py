@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_core.deprecation import deprecated_attributes, renamed_keywords
+from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Metric, Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
-from brainscore_metrics._frozen import frozen
 from brainscore_metrics._scores import make_score, raw_score
 from brainscore_metrics.backend import resolve_backend
 from brainscore_metrics.backend.plan import compute_plan
@@ -35,12 +34,6 @@ __all__ = [
     "SplitRegressedCorrelation",
     "correlate_splits",
 ]
-
-
-# reverse predictivity lives in its own module (which imports this one); the old import path warns and keeps working
-__getattr__ = deprecated_attributes(__name__, frozen({"ReverseCrossRegressedCorrelation": (
-    "brainscore_metrics.reverse_predictivity.ReverseCrossRegressedCorrelation",
-    "brainscore_metrics.reverse_predictivity:ReverseCrossRegressedCorrelation")}))
 
 
 def check_correlation(correlation) -> None:

@@ -1,6 +1,7 @@
-"""The Dask cluster behind ``brainscore score --workers N`` / ``--scheduler ADDRESS``: opened with a line saying so,
-a scheduler that cannot be reached within seconds as one line (exit status 2), and a quiet shutdown (the local
-cluster's workers exit in time: :mod:`brainscore_vision._dask_quick_exit`).
+"""The Dask cluster behind ``brainscore score --workers N`` / ``--scheduler ADDRESS`` / ``--cluster slurm --jobs N``:
+opened with a line saying so, a scheduler (or Slurm, or its partition) that cannot be used as one line in seconds
+(exit status 2), and a quiet shutdown (the local cluster's workers exit in time:
+:mod:`brainscore_vision._dask_quick_exit`; the grid cancels its own Slurm jobs).
 """
 
 from __future__ import annotations
@@ -13,11 +14,55 @@ from urllib.parse import urlsplit
 
 from brainscore_vision.errors import EXIT_USAGE, CommandError
 
-__all__ = ["CONNECT_TIMEOUT_S", "close_quietly", "open_client"]
+__all__ = ["CONNECT_TIMEOUT_S", "add_cluster_arguments", "close_quietly", "open_client", "slurm_request"]
 
 CONNECT_TIMEOUT_S = 5.0
 """Seconds to wait for a scheduler's port to answer, and again for the Dask handshake."""
 DASK_INSTALL = "pip install -c constraints.txt './packages/brainscore-vision[dask]' (from the repository root)"
+
+
+def add_cluster_arguments(score: Any) -> None:
+    """``--cluster slurm``, ``--jobs N`` and the Slurm job options of ``brainscore score``."""
+    score.add_argument("--cluster", choices=("slurm",), default=None,
+                       help="run the pairs as batch jobs of this scheduler (Slurm, through dask-jobqueue), one Dask "
+                            "worker per job; options also from the [cluster.slurm] table of the settings file "
+                            "($BRAINSCORE_HOME/settings.toml)")
+    score.add_argument("--jobs", type=int, default=None, metavar="N", help="number of Slurm jobs (default 1)")
+    score.add_argument("--partition", default=None, help="Slurm partition (default: the settings file, else "
+                                                         "Slurm's default partition)")
+    score.add_argument("--walltime", default=None, metavar="HH:MM:SS",
+                       help="time limit of each job (default: the settings file, else the partition's)")
+    score.add_argument("--job-memory", default=None, metavar="SIZE",
+                       help="memory of each job, e.g. 16GB (default: the settings file, else the memory plan: the "
+                            "largest pair's estimate plus headroom)")
+
+
+def slurm_request(args: Any) -> dict[str, Any]:
+    """``score_many``'s ``cluster``, ``jobs`` and ``cluster_options`` for the command line's flags (``{}`` without
+    ``--cluster``), with Slurm and its partition checked now: one line, exit status 2, in seconds."""
+    if args.cluster is None:
+        for flag in ("jobs", "partition", "walltime", "job_memory"):
+            if getattr(args, flag) is not None:
+                raise CommandError(f"--{flag.replace('_', '-')} needs --cluster slurm", EXIT_USAGE)
+        return {}
+    if args.workers is not None or args.scheduler is not None:
+        raise CommandError("give --cluster, --workers or --scheduler, not two of them", EXIT_USAGE)
+    if args.jobs is not None and args.jobs < 1:
+        raise CommandError(f"--jobs {args.jobs}: give at least 1 job", EXIT_USAGE)
+    from brainscore_core.errors import ClusterUnavailableError, SettingsError
+    from brainscore_core.memory_plan import parse_size
+    from brainscore_core.slurm_cluster import check_slurm, slurm_settings
+
+    try:
+        memory = parse_size(args.job_memory) if args.job_memory is not None else None
+    except ValueError as error:
+        raise CommandError(f"--job-memory: {error}", EXIT_USAGE) from None
+    try:
+        options = slurm_settings({"partition": args.partition, "walltime": args.walltime, "memory": memory})
+        check_slurm(options.get("partition"))
+    except (ClusterUnavailableError, SettingsError) as error:
+        raise CommandError(str(error), EXIT_USAGE) from None
+    return {"cluster": "slurm", "jobs": args.jobs or 1, "cluster_options": options}
 
 
 def _host_port(address: str) -> tuple[str, int] | None:

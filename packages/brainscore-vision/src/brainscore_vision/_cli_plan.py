@@ -6,8 +6,14 @@ model identifier (the run skips it unless the model's content digest changed, wh
 and whether the model can run here: a model factory's ``availability()`` (model-tools' zoo has one; it imports no
 torch and reads the file system only) says ``ready`` or, e.g., ``needs weights`` with where they come from. Pairs
 whose model is not ready are marked. The benchmarks are constructed (cheap; a few build their data on first use,
-from the raw recordings), never scored. Memory is estimated when a pair runs (that needs the built model), and a
-pair over the budget is refused then, before scoring.
+from the raw recordings), never scored.
+
+The memory preflight: each pair's estimated peak (:func:`brainscore_core.grid.preflight`: each benchmark and each
+ready model is loaded once, here, for the shapes it reports: stimuli, features of the recorded layer), against the
+limit of what would run it: a Slurm job (``--job-memory``, else the memory plan's job size), a local worker
+(``--workers N``: the machine's memory over N), or this process. A pair over the limit is marked REFUSED: the run
+refuses it before anything runs, with the estimate and the limit. A model that is not ready (weights missing) is not
+built, so its pairs have no estimate here.
 """
 
 from __future__ import annotations
@@ -39,19 +45,53 @@ def _benchmark_version(identifier: str) -> tuple[int | None, str | None]:
     return (1 if version is None else int(version)), None
 
 
-def dry_run(args: argparse.Namespace, store: Any, say: Any = print) -> int:
-    """Print the plan of ``brainscore score`` (``args.models`` x ``args.benchmarks``); returns the exit status 0."""
+def _limit(args: argparse.Namespace, slurm: dict[str, Any], estimates: dict) -> tuple[int | None, str]:
+    """What a pair may use where it would run, and where that is."""
+    from brainscore_core.memory_plan import TERMINATE_FRACTION, format_bytes, job_memory, memory_budget
+
+    if slurm:
+        given = slurm["cluster_options"].get("memory")
+        job = given if given is not None else job_memory(estimates.values())
+        how = "given" if given is not None else "from the memory plan"
+        return int(job * TERMINATE_FRACTION), (f"{slurm['jobs']} Slurm job(s) of {format_bytes(job)} ({how}); a worker "
+                                               f"may use {TERMINATE_FRACTION:.0%} of it")
+    if getattr(args, "workers", None):
+        machine = memory_budget()
+        if machine is None:
+            return None, f"{args.workers} local worker(s)"
+        limit = int(machine / args.workers * TERMINATE_FRACTION)
+        return limit, f"{args.workers} local worker(s) of {format_bytes(machine / args.workers)} each"
+    if getattr(args, "scheduler", None):
+        return None, f"the workers of {args.scheduler} (each checks its own limit when the pair runs)"
+    budget = memory_budget()
+    return budget, "this process (the machine's memory)"
+
+
+def _estimates(pairs: list[tuple[str, str]], models: dict[str, tuple[str, str]], versions: dict) -> dict:
+    """The preflight estimate of each pair whose model is ready and whose benchmark loads."""
+    import brainscore_vision
+    from brainscore_core.grid import preflight
+
+    runnable = [(model, benchmark) for model, benchmark in pairs
+                if models[model][0] == "ready" and versions[benchmark][1] is None]
+    return preflight(brainscore_vision.domain, runnable) if runnable else {}
+
+
+def dry_run(args: argparse.Namespace, store: Any, say: Any = print, *, slurm: dict[str, Any] | None = None) -> int:
+    """Print the plan of ``brainscore score`` (``args.models`` x ``args.benchmarks``) with each pair's memory
+    estimate against its limit; returns the exit status 0."""
     from brainscore_core.grid import plan_pairs
-    from brainscore_core.memory_plan import format_bytes, memory_budget
+    from brainscore_core.memory_plan import format_bytes
     from brainscore_vision.benchmark_data import data_marker
 
     pairs = plan_pairs(args.models, args.benchmarks)
-    budget = memory_budget()
-    say(f"memory budget here {format_bytes(budget) if budget else 'unknown'}: each pair's estimate is checked "
-        "against it when the pair runs, before scoring")
     models = {identifier: _availability(identifier) for identifier in dict.fromkeys(args.models)}
     versions = {identifier: _benchmark_version(identifier) for identifier in dict.fromkeys(args.benchmarks)}
-    not_ready = 0
+    estimates = _estimates(pairs, models, versions)
+    limit, where = _limit(args, slurm or {}, estimates)
+    say(f"memory preflight: each pair's estimated peak against {format_bytes(limit) if limit else 'the limit'} of "
+        f"{where}")
+    not_ready, refused = 0, 0
     for model_identifier, benchmark_identifier in pairs:
         state, hint = models[model_identifier]
         version, problem = versions[benchmark_identifier]
@@ -65,10 +105,20 @@ def dry_run(args: argparse.Namespace, store: Any, say: Any = print) -> int:
             plan = "score"
         line = (f"  {model_identifier} on {benchmark_identifier} (v{version if version is not None else '?'}): {plan}"
                 f"; data {data_marker(benchmark_identifier)}")
+        estimate = estimates.get((model_identifier, benchmark_identifier))
+        if estimate is not None:
+            over = limit is not None and estimate.peak_bytes > limit
+            refused += over
+            line += f"; memory {estimate.describe()}" + (
+                f": REFUSED, over the limit of {format_bytes(limit)}" if over else "")
+        elif state == "ready" and problem is None:
+            line += "; memory: no estimate (the model or benchmark reports no shapes)"
         if state != "ready":
             not_ready += 1
             line += f"; model {state.upper()}: {hint}"
         say(line)
     if not_ready:
         say(f"{not_ready} pair(s) need something before they can run here (marked above)")
+    if refused:
+        say(f"{refused} pair(s) exceed the memory limit and would be refused (marked REFUSED)")
     return 0

@@ -34,7 +34,7 @@ __all__ = ["add_results_commands", "run_results_command"]
 STATUSES = {"ok": "ok", "failed": "failed", "all": None}
 LIST_COLUMNS = (("id", "id"), ("model", "model_identifier"), ("benchmark", "benchmark_identifier"),
                 ("version", "benchmark_version"), ("ceiled", "score_ceiled"), ("raw", "score_raw"),
-                ("ceiling", "ceiling"), ("status", "status"), ("timestamp", "timestamp"))
+                ("ceiling", "ceiling"), ("status", "status"), ("kind", "failure_kind"), ("timestamp", "timestamp"))
 _URL_HELP = ("SQLAlchemy URL of the results store (default: $BRAINSCORE_RESULTS_URL or SQLite at "
              "$BRAINSCORE_HOME/results.sqlite)")
 
@@ -54,7 +54,8 @@ def add_results_commands(commands: Any) -> None:
     results = commands.add_parser("results", help="list, delete, export or import the rows of the results store")
     sub = results.add_subparsers(dest="results_command", required=True)
 
-    listing = sub.add_parser("list", help="print the stored rows (id, model, benchmark, scores, status, time)")
+    listing = sub.add_parser("list", help="print the stored rows (id, model, benchmark, scores, status, the kind of "
+                                          "a failure: oom, timeout, deterministic or transient, time)")
     _add_filters(listing, ids=True)
     listing.add_argument("--status", choices=sorted(STATUSES), default="all",
                          help="only scores (ok), only failed pairs (failed), or every row (all, the default)")
@@ -125,7 +126,8 @@ def _cell(value: Any) -> str:
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
-    """Stored rows as a fixed-width table: id, model, benchmark, version, ceiled, raw, ceiling, status, time."""
+    """Stored rows as a fixed-width table: id, model, benchmark, version, ceiled, raw, ceiling, status, the failure's
+    kind (oom, timeout, deterministic, transient), time; then, under each failed row, its error."""
     cells = [[_cell(row.get(key) if key != "status" else (row.get("status") or "ok")) for _, key in LIST_COLUMNS]
              for row in rows]
     for line in cells:
@@ -138,7 +140,12 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
         return "  ".join(v.rjust(w) if i in numeric else v.ljust(w)
                          for i, (v, w) in enumerate(zip(values, widths))).rstrip()
 
-    return "\n".join([line(headers), *(line(values) for values in cells)])
+    lines = [line(headers)]
+    for row, values in zip(rows, cells):
+        lines.append(line(values))
+        if row.get("status") == "failed" and row.get("error_type"):
+            lines.append(f"    {row['error_type']}: {row.get('error_message') or ''}")
+    return "\n".join(lines)
 
 
 # -- subcommands ----------------------------------------------------------------------------------------------

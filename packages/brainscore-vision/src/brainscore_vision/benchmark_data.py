@@ -61,6 +61,12 @@ RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"Scialom2024_", "credentials", None),
     (r"tong\.Coggan2024_behavior-", "credentials", None),
     (r"Hebart2023-match$", "credentials", None),
+    # issue 38, second half: Brain-Score's tests mark these data private, its metadata public (not measured here)
+    (r"Ferguson2024", "credentials", None),
+    (r"Malania2007\.", "credentials", None),
+    (r"Islam2021-", "credentials", None),
+    (r"ImageNet-C-", "local", "imagenet_c"),
+    (r"ObjectNet-top1$", "local", "objectnet"),
 )
 
 
@@ -80,6 +86,9 @@ PLUGIN_MODULE_RULES: tuple[tuple[str, str, str | None], ...] = (
     (r"brainscore_vision\.data\.maniquet2024\b", "credentials", None),
     (r"brainscore_vision\.data\.scialom2024\b", "credentials", None),
     (r"brainscore_vision\.data\.coggan2024_behavior\b", "credentials", None),
+    # issue 38, second half: each family's own catalogue of Brain-Score's files
+    (r"brainscore_vision\.data\.(ferguson2024|malania2007|islam2021|barbumayo2019)\b", "credentials", None),
+    (r"brainscore_vision\.data\.hendrycks2019\b", "private", None),
     (r"brainscore_vision\.data\.", "shipped", None),
 )
 #: registered stimulus sets whose images cannot be had (the load raises a clear error)

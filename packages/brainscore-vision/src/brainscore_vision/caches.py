@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brainio.paths import linked_part, walk_files
+from brainscore_core.memory_plan import parse_size
 from brainscore_vision._paths import brainscore_home
 
 _logger = logging.getLogger(__name__)
@@ -335,16 +336,7 @@ def delete_entries(entries: Iterable[CacheEntry]) -> int:
     return freed
 
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str) -> int:
-    """Bytes of ``'5GB'``, ``'500 MB'``, ``'1.5g'``, ``'1024'`` (powers of 1024); ValueError otherwise."""
-    match = _SIZE.match(text)
-    if not match:
-        raise ValueError(f"{text!r} is not a size (examples: 500MB, 5GB, 1.5TB)")
-    return int(float(match.group(1)) * 1024 ** " kmgt".index(match.group(2).lower() or " "))
 
 
 def parse_age(text: str) -> float:

@@ -11,7 +11,7 @@
     brainscore cache [prune --model M | --older-than 30d | --max-size 5GB]
 
 Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches) or a scheduler that
-cannot be reached, 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
+cannot be reached (no Slurm, an unknown partition), 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
 scoring failed or a deletion was not confirmed. Every error is one line on stderr; so is every warning.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from brainscore_core.display import display_text, display_url
 from brainscore_vision._cli_cache import add_cache_commands, run_cache_command
-from brainscore_vision._cli_cluster import close_quietly, open_client
+from brainscore_vision._cli_cluster import add_cluster_arguments, close_quietly, open_client, slurm_request
 from brainscore_vision._cli_io import print_line
 from brainscore_vision._cli_results import add_results_commands, run_results_command
 from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
@@ -61,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run the pairs on a Dask LocalCluster of N worker processes on this machine")
     score.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="run the pairs on an existing Dask cluster, e.g. tcp://host:8786")
+    add_cluster_arguments(score)
     score.add_argument("--rescore", action="store_true",
                        help="score pairs again although the store holds them (same model content and benchmark "
                             "version); by default they are skipped, so an interrupted grid resumes")
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print a failing pair's whole traceback (the stored row keeps it too: its provenance)")
     score.add_argument("--dry-run", action="store_true",
                        help="print the pairs, which of them the store holds and which models need weights first, "
-                            "then exit (builds no model, downloads nothing)")
+                            "and each pair's memory estimate against its limit, then exit (builds only models that are "
+                            "ready, for their shapes; downloads nothing, scores nothing)")
 
     listing = commands.add_parser("list", help="list registered identifiers")
     listing.add_argument("kind", choices=sorted(LIST_KINDS))
@@ -177,9 +179,10 @@ def _score(args) -> int:
     pairs = len(args.models) * len(args.benchmarks)
     shape = f"{pairs} pair(s): {len(args.models)} model(s) x {len(args.benchmarks)} benchmark(s)"
     if args.dry_run:  # the first line comes before the heavy imports (scoring, xarray, the store)
-        print(f"dry run of {shape}; no model is built, nothing is downloaded or scored", flush=True)
+        print(f"dry run of {shape}; nothing is downloaded or scored", flush=True)
     else:
         print_line(f"scoring {shape}")
+    slurm = slurm_request(args)  # Slurm and its partition answer, or one line in seconds
     import brainscore_vision
     from brainscore_core.grid import score_many
     from brainscore_core.grid_events import describe_event
@@ -196,13 +199,16 @@ def _score(args) -> int:
         from brainscore_vision._cli_plan import dry_run
 
         try:
-            return dry_run(args, store)
+            return dry_run(args, store, slurm=slurm)
         finally:  # closes SQLite cleanly: no results.sqlite-wal / -shm left beside the store
             if store is not None:
                 store.dispose()
     print_line(f"rows go to {display_url(store.url)}; stored pairs are skipped (--rescore scores them again)"
                if store is not None else "rows are not stored (--no-store)")
     client, closers = open_client(args.workers, args.scheduler, print_line)
+    if slurm and slurm["cluster_options"].get("memory") is None:
+        print_line("planning the Slurm jobs' memory: each model and benchmark is loaded once here for its shapes "
+                   "(--job-memory skips this)")
     rows, problems = [], []
 
     def show(result: dict) -> None:  # rows as they come
@@ -222,10 +228,14 @@ def _score(args) -> int:
         if line:
             print_line(line)
 
+    from brainscore_core.errors import ClusterUnavailableError
+
     try:
         frame = score_many(args.models, args.benchmarks, client, domain=brainscore_vision.domain,
                            store=store if store is not None else False, rescore=args.rescore, on_result=show,
-                           on_event=show_event if client is not None else None)
+                           on_event=show_event if client is not None or slurm else None, **slurm)
+    except ClusterUnavailableError as error:  # e.g. the jobs could not be submitted
+        raise CommandError(str(error), EXIT_USAGE) from None
     finally:
         close_quietly(closers)
     if rows:

@@ -64,7 +64,13 @@ class WeightsDigestError(ModelToolsError, ValueError):
 
 
 class MicrosaccadesNotSupportedError(ModelToolsError, NotImplementedError):
-    """Several trials with ``require_variance=True`` (Brain-Score's microsaccades) were asked for; not implemented."""
+    """Several trials with ``require_variance=True`` (Brain-Score's microsaccades) were asked of an activations model
+    that cannot shift its inputs (one whose preprocessing gives no image tensor, or a third party's callable)."""
+
+
+class MicrosaccadeError(ModelToolsError, ValueError):
+    """Microsaccades were asked for but cannot be sized: the model's visual degrees or its input's height is unknown;
+    the message names the model and what to set."""
 
 
 class RegionLayerMapError(ModelToolsError, ValueError):

@@ -12,6 +12,11 @@ name               environment variable            what the folder holds
 ``imagenet``       ``BRAINSCORE_IMAGENET_DIR``     the ILSVRC-2012 validation images, in ``<synset>/`` folders or flat
                                                    with a label table (``LOC_val_solution.csv`` or Brain-Score's
                                                    ``imagenet2012.csv``)
+``imagenet_c``     ``BRAINSCORE_IMAGENET_C_DIR``   ImageNet-C as Brain-Score stores it: per category
+                                                   ``stimulus_imagenet_c_<category>/stimulus_imagenet_c_<category>.csv``
+                                                   and the images under the CSV's ``filename`` beside it
+``objectnet``      ``BRAINSCORE_OBJECTNET_DIR``    ObjectNet as Brain-Score stores it: ``stimulus_BarbuMayo2019.csv``
+                                                   and the images under the CSV's ``filename`` beside it
 =================  ==============================  ====================================================================
 
 Every loader that needs one calls :func:`local_folder`, which raises :class:`LocalDataMissingError` in one line
@@ -59,6 +64,15 @@ LOCAL_FOLDERS = {
         "BRAINSCORE_IMAGENET_DIR", "the ImageNet (ILSVRC-2012) validation images",
         "download ILSVRC2012_img_val.tar from https://image-net.org (account and terms of access), unpack it into "
         "<synset>/ folders or keep it flat beside LOC_val_solution.csv", "."),
+    # issue 38, second half
+    "imagenet_c": LocalFolder(
+        "BRAINSCORE_IMAGENET_C_DIR", "ImageNet-C (Hendrycks & Dietterich 2019) as Brain-Score stores it",
+        "get Brain-Score's stimulus_imagenet_c_<category>.csv and .zip (stimulus sets imagenet_c.<category>, with "
+        "Brain-Score's credentials) and unpack each into stimulus_imagenet_c_<category>/ beside its CSV", "."),
+    "objectnet": LocalFolder(
+        "BRAINSCORE_OBJECTNET_DIR", "ObjectNet (Barbu, Mayo et al. 2019) as Brain-Score stores it",
+        "accept ObjectNet's license (https://objectnet.dev), get Brain-Score's stimulus_BarbuMayo2019.csv and .zip "
+        "(stimulus set BarbuMayo2019) and unpack the images beside the CSV", "."),
 }
 
 

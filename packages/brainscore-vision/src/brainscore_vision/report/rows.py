@@ -46,8 +46,9 @@ class Entry:
     problems: tuple[str, ...] = ()
 
 
-def load_rows(results_url: str | None = None) -> list[dict]:
-    """Read every score row (status ``ok`` or none) of the results store at ``results_url``, oldest first.
+def load_rows(results_url: str | None = None, *, failed: bool = False) -> list[dict]:
+    """Read every score row (status ``ok`` or none; ``failed=True``: every failed row instead) of the results store
+    at ``results_url``, oldest first.
 
     Unlike ``ResultStore.rows()``, timestamps come back as stored (a ``datetime``, or SQLite's text, which may be
     anything): :func:`split_malformed_rows` parses them and names the rows it cannot use.
@@ -73,7 +74,11 @@ def load_rows(results_url: str | None = None) -> list[dict]:
         columns = [sa.type_coerce(column, sa.String).label(column.name) if isinstance(column.type, sa.DateTime)
                    else column for column in scores_table.c if column.name in present]
         query = sa.select(*columns).order_by(scores_table.c.id)
-        if "status" in present:
+        if failed and "status" not in present:  # a store older than failed rows
+            return []
+        if failed:
+            query = query.where(scores_table.c.status == "failed")
+        elif "status" in present:
             query = query.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
         with store.engine.connect() as connection:
             return [dict(row._mapping) for row in connection.execute(query)]

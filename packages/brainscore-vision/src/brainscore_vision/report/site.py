@@ -17,6 +17,7 @@ from brainscore_vision.errors import MalformedRowWarning, ReportDirectoryError
 from .assets import CSS, JS
 from .benchmark_page import benchmark_body
 from .facts import InstalledBenchmarks
+from .failures import failures_section, open_failures
 from .layout import page
 from .leaderboard import leaderboard_body
 from .model_page import model_body
@@ -55,7 +56,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def _render(build: Path, rows: Iterable[Mapping[str, Any]], store_label: str, use_plugins: bool,
-            skipped: int = 0) -> None:
+            skipped: int = 0, failed: Iterable[Mapping[str, Any]] = ()) -> None:
     installed = InstalledBenchmarks(enabled=use_plugins)
     summary = summarize(entries_from_rows(rows), parent_of=installed.parent)
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -66,8 +67,9 @@ def _render(build: Path, rows: Iterable[Mapping[str, Any]], store_label: str, us
         (build / folder).mkdir()
     _write(build / "assets" / "report.css", CSS)
     _write(build / "assets" / "report.js", JS)
-    _write(build / "index.html",
-           page("Brain-Score leaderboard", leaderboard_body(summary, store_label), depth=0, generated=footer))
+    failures = failures_section(open_failures(failed, rows))
+    _write(build / "index.html", page("Brain-Score leaderboard", leaderboard_body(summary, store_label) + "\n"
+                                      + failures, depth=0, generated=footer))
     for identifier, benchmark in summary.benchmarks.items():
         body = benchmark_body(benchmark, build, installed)
         _write(build / "benchmarks" / f"{slug(identifier)}.html",
@@ -100,7 +102,9 @@ def build_report(
         SQLAlchemy URL of the results store; ``None`` uses the store's default
         (``$BRAINSCORE_RESULTS_URL``, else ``$BRAINSCORE_HOME/results.sqlite``).
     rows : iterable of mapping or None, default=None
-        Rows to report instead of reading the store (same keys as ``ResultStore.rows()``).
+        Rows to report instead of reading the store (same keys as ``ResultStore.rows()``). Failed rows
+        (``status='failed'``) are not ranked: the pairs whose newest row failed are listed with their failure kind
+        (oom, timeout, deterministic, transient) and error below the leaderboard.
     use_plugins : bool, default=True
         For what the rows lack, ask the installed benchmark (``brainscore_vision.load_benchmark(id)``):
         its ``bibtex``, and its ``parent`` when no row of it stores one. Failures are caught and noted
@@ -125,9 +129,11 @@ def build_report(
     out_dir = Path(out_dir).expanduser().absolute()
     _check_target(out_dir)
     if rows is None:
-        rows = load_rows(results_url)
+        rows = load_rows(results_url) + load_rows(results_url, failed=True)
     rows = list(rows)
     rows, skipped = split_malformed_rows(rows)
+    failed = [row for row in rows if row.get("status") == "failed"]  # listed with their kinds, not ranked
+    rows = [row for row in rows if row.get("status") != "failed"]
     for line in skipped:
         warnings.warn(f"{line}; skipped", MalformedRowWarning, stacklevel=2)
     if skipped:
@@ -137,7 +143,7 @@ def build_report(
     build = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
     apply_umask(build, directory=True)  # mkdtemp made it 0700; a folder gets what mkdir would give (umask 022: 0755)
     try:
-        _render(build, rows, _store_label(results_url), use_plugins, skipped=len(skipped))
+        _render(build, rows, _store_label(results_url), use_plugins, skipped=len(skipped), failed=failed)
         if out_dir.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
             os.replace(out_dir, retired / "site")

@@ -12,15 +12,16 @@ from typing import Any
 import numpy as np
 
 from model_tools.activations.allocator import freed_memory_reused
-from model_tools.activations.batching import cores_left_by_torch, input_batches, usable_cores
+from model_tools.activations.batching import _prepare, cores_left_by_torch, input_batches, usable_cores
 from model_tools.activations.cache import ActivationsCache, RowContent, caching_enabled
 from model_tools.activations.hooks import LayerRecorder, resolve_layers, unique
 from model_tools.activations.inputs import Stimuli, as_stimuli
+from model_tools.activations.microsaccades import Microsaccade, microsaccades
 from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
-from model_tools.activations.rows import RowTarget, _row_parts  # noqa: F401  (_row_parts: its old home)
+from model_tools.activations.rows import RowTarget
 from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
-from model_tools.errors import MicrosaccadesNotSupportedError, StimulusError
+from model_tools.errors import MicrosaccadeError, MicrosaccadesNotSupportedError, StimulusError
 
 
 def _default_workers(phased: bool) -> int:
@@ -50,12 +51,18 @@ def _callable_fields(function: Any) -> dict[str, Any]:
 
 
 def check_trials(identifier: str, number_of_trials: int, require_variance: bool) -> None:
-    """Refuse Brain-Score's microsaccades (several trials with ``require_variance=True``) in one line: a static model
-    answers every trial alike, and shifting the image per trial is not implemented."""
+    """Refuse Brain-Score's microsaccades (several trials with ``require_variance=True``) in one line, for an
+    activations model that cannot shift its inputs (one without :meth:`ActivationsExtractor.__call__`'s trials)."""
     if require_variance and number_of_trials > 1:
         raise MicrosaccadesNotSupportedError(
             f"model {identifier!r}: number_of_trials={number_of_trials} with require_variance=True asks for "
-            "Brain-Score's microsaccades (a different image shift per trial), which model-tools does not implement")
+            "Brain-Score's microsaccades (a different image shift per trial), which this activations model does not "
+            "implement (model-tools' ActivationsExtractor and PytorchWrapper do)")
+
+
+def wants_microsaccades(number_of_trials: int, require_variance: bool) -> bool:
+    """Whether a look asks for Brain-Score's microsaccades: several trials that must differ."""
+    return bool(require_variance) and int(number_of_trials) > 1
 
 
 class ActivationsExtractor:
@@ -109,6 +116,9 @@ class ActivationsExtractor:
         run the rest of the network. The values are the same (each layer's output is copied when its module
         returns); models whose recorded modules run more than once per pass (recurrent) always run whole (see
         :class:`~model_tools.activations.hooks.LayerRecorder`).
+    visual_degrees : float, default=None
+        The model's field of view in degrees, which sizes Brain-Score's microsaccades (``require_variance=True``
+        with several trials); a ModelCommitment sets it (:meth:`set_visual_degrees`).
 
     Examples
     --------
@@ -122,7 +132,7 @@ class ActivationsExtractor:
                  num_workers: int | None = None, cache: bool | None = None,
                  cache_root: str | os.PathLike | None = None, reduction: Any = None, progress: bool | None = None,
                  device: str = "cpu", reuse_memory: bool | None = None, overlap_decoding: bool | None = None,
-                 truncate_forward: bool = True):
+                 truncate_forward: bool = True, visual_degrees: float | None = None):
         self.model = model
         self.identifier = identifier
         self.preprocessing = preprocessing
@@ -136,6 +146,7 @@ class ActivationsExtractor:
         self.reuse_memory = reuse_memory
         self.overlap_decoding = overlap_decoding
         self.truncate_forward = truncate_forward
+        self.visual_degrees = visual_degrees
 
     # -- public -----------------------------------------------------------------------------------------
     def __call__(self, stimuli: Any, layers: Sequence[str], *, stimuli_identifier: str | None = None,
@@ -152,16 +163,62 @@ class ActivationsExtractor:
         number_of_trials, require_variance
             A static model gives the same activations on every trial, so without ``require_variance`` the trials are
             not repeated (as in the reference). ``require_variance=True`` with more than one trial asks for
-            Brain-Score's microsaccades, which are not implemented: :class:`MicrosaccadesNotSupportedError`.
+            Brain-Score's microsaccades: each trial shows every stimulus shifted by its own sub-pixel offset
+            (:mod:`model_tools.activations.microsaccades`; needs :attr:`visual_degrees`), and the assembly has one
+            presentation per stimulus and trial (stimulus-major, as Brain-Score labels them) with the coordinates
+            ``microsaccade_shift_{x,y}_{pixels,degrees}``. Each trial's activations are cached on their own; trial 0
+            is the unshifted image, shared with a look without microsaccades.
         """
-        check_trials(self.identifier, number_of_trials, require_variance)
         stimuli = as_stimuli(stimuli)
+        if wants_microsaccades(number_of_trials, require_variance):
+            return self._trials(stimuli, layers, int(number_of_trials), stimuli_identifier)
         values, widths = self.extract_values(stimuli, layers)
         stimulus_set_identifier = stimuli_identifier or getattr(stimuli.stimulus_set, "identifier", None)
         attrs = {"model_identifier": self.identifier}
         if stimulus_set_identifier:
             attrs["stimulus_set_identifier"] = stimulus_set_identifier
         return package_activations(values, widths, stimuli, self.identifier, attrs=attrs)
+
+    def set_visual_degrees(self, visual_degrees: float) -> None:
+        """The field of view a ModelCommitment gives (Brain-Score's microsaccades are sized by it)."""
+        self.visual_degrees = visual_degrees
+
+    def _trials(self, stimuli: Stimuli, layers: Sequence[str], number_of_trials: int,
+                stimuli_identifier: str | None):
+        """Brain-Score's microsaccades: one extraction per trial, interleaved stimulus-major."""
+        degrees = self.visual_degrees
+        if degrees is None:
+            raise MicrosaccadeError(
+                f"model {self.identifier!r}: microsaccades are sized by the model's visual degrees, which are not set "
+                "(a ModelCommitment sets them; else call set_visual_degrees(degrees) on the activations model)")
+        looks = [self.extract_values(stimuli, layers, microsaccade=trial)
+                 for trial in microsaccades(number_of_trials, degrees)]
+        widths = looks[0][1]
+        values = np.stack([look[0] for look in looks], axis=1).reshape(len(stimuli) * number_of_trials, -1)
+        height = self._input_height(stimuli)
+        shifts = np.asarray([trial.shift(height) for trial in microsaccades(number_of_trials, degrees)])
+        presentation = {name: np.repeat(coord, number_of_trials) for name, coord in stimuli.presentation.items()}
+        for axis, name in enumerate("xy"):
+            presentation[f"microsaccade_shift_{name}_pixels"] = np.tile(shifts[:, axis], len(stimuli))
+            presentation[f"microsaccade_shift_{name}_degrees"] = np.tile(shifts[:, axis] / (height / degrees),
+                                                                         len(stimuli))
+        attrs = {"model_identifier": self.identifier, "number_of_trials": number_of_trials}
+        stimulus_set_identifier = stimuli_identifier or getattr(stimuli.stimulus_set, "identifier", None)
+        if stimulus_set_identifier:
+            attrs["stimulus_set_identifier"] = stimulus_set_identifier
+        repeated = Stimuli([item for item in (stimuli.items if not stimuli.is_tensor else range(len(stimuli)))
+                            for _ in range(number_of_trials)], presentation, stimuli.stimulus_set)
+        return package_activations(values, widths, repeated, self.identifier, attrs=attrs)
+
+    def _input_height(self, stimuli: Stimuli) -> int:
+        """The height in pixels of the model's input (what a microsaccade is sized by)."""
+        if stimuli.is_tensor:
+            return int(stimuli.items.shape[-2])
+        size = getattr(self._preprocessor(), "image_size", None)
+        if size is not None:
+            return int(size)
+        probe = self._shifted(_prepare(stimuli.with_files(), self._preprocessor(), 0, 1, None), Microsaccade(0, 1, 1))
+        return int(probe.shape[-2])  # a preprocessing callable of the user's: what it makes of the first stimulus
 
     def extract(self, stimuli: Any, layers: Sequence[str]) -> dict[str, np.ndarray]:
         """Per-layer arrays of shape (presentation, n_features), in the order of ``layers``.
@@ -172,24 +229,30 @@ class ActivationsExtractor:
         bounds = np.cumsum([0, *widths.values()]).tolist()
         return {layer: values[:, bounds[i]:bounds[i + 1]] for i, layer in enumerate(widths)}
 
-    def extract_values(self, stimuli: Any, layers: Sequence[str]) -> tuple[np.ndarray, dict[str, int]]:
+    def extract_values(self, stimuli: Any, layers: Sequence[str], *, microsaccade: Microsaccade | None = None
+                       ) -> tuple[np.ndarray, dict[str, int]]:
         """All layers side by side: float32 array of shape (presentation, neuroid) and {layer: n_features}.
 
         Layers asked for twice appear once, in first-occurrence order. With the cache on, layers already
         cached are loaded and only the others are computed (one forward pass, one new cache entry). When every
         layer lies adjacent and in order in one cache entry (e.g. the same request again), the values are a
         copy-on-write memory map of that entry (read when touched, writable, the file never changes);
-        otherwise they are copied once into one new array.
+        otherwise they are copied once into one new array. ``microsaccade`` (default None) shifts every input batch
+        as that trial does (:mod:`model_tools.activations.microsaccades`); the cache keeps each shift apart.
         """
         stimuli = as_stimuli(stimuli)
         if len(stimuli) == 0:
             raise StimulusError(f"model {self.identifier!r}: no stimuli to extract activations for")
         layers = unique(layers)
         self._resolve_layers(layers)  # fail before any work
+        if microsaccade is not None and microsaccade.trial == 0:
+            microsaccade = None  # the unshifted image: the same activations as a look without microsaccades
         if not caching_enabled(self.cache):
-            return self._run(stimuli, layers)
+            return self._run(stimuli, layers, microsaccade=microsaccade)
         cache = ActivationsCache(self.cache_root)
         model_fields = self._model_fields(stimuli)
+        if microsaccade is not None:
+            model_fields["microsaccade"] = microsaccade.cache_fields()
         base = json_digest({**model_fields, "stimuli": stimuli.digest()})
         keys = {layer: json_digest({"base": base, "layer": layer}) for layer in layers}
         # rows depend on their own stimulus only unless a reduction is fitted on the whole set
@@ -206,7 +269,8 @@ class ActivationsExtractor:
                     shared = self._shared_rows(cache, stimuli, missing, content)
                 computed = [layer for layer in missing if layer not in shared]
                 if computed:
-                    self._run(stimuli, computed, cache=cache, base=base, keys=keys, content=content)
+                    self._run(stimuli, computed, cache=cache, base=base, keys=keys, content=content,
+                              microsaccade=microsaccade)
                     located = cache.locate(keys, len(stimuli))
         unreadable = [layer for layer in layers if layer not in located and layer not in shared]
         if unreadable:
@@ -260,6 +324,15 @@ class ActivationsExtractor:
         dtype = next((p.dtype for p in self.model.parameters() if p.is_floating_point()), None)
         return batch.to(self.device, dtype=dtype if dtype is not None and batch.is_floating_point() else None)
 
+    def _shifted(self, batch: Any, microsaccade: Microsaccade) -> Any:
+        import torch
+
+        if not isinstance(batch, torch.Tensor) or batch.dim() != 4:
+            raise MicrosaccadesNotSupportedError(
+                f"model {self.identifier!r}: microsaccades shift an input tensor of shape (batch, channel, height, "
+                f"width), and the preprocessing gives {type(batch).__name__}")
+        return microsaccade(batch)
+
     def _forward(self, batch: Any) -> Any:
         """Run the model on one input batch (see :meth:`_model_inputs`); a subclass may add arguments."""
         return self.model(self._model_inputs(batch))
@@ -273,8 +346,8 @@ class ActivationsExtractor:
         return _callable_fields(self._preprocessor())
 
     def _run(self, stimuli: Stimuli, layers: list[str], *, cache: ActivationsCache | None = None,
-             base: str | None = None, keys: dict[str, str] | None = None, content: RowContent | None = None
-             ) -> tuple[np.ndarray | None, dict[str, int]]:
+             base: str | None = None, keys: dict[str, str] | None = None, content: RowContent | None = None,
+             microsaccade: Microsaccade | None = None) -> tuple[np.ndarray | None, dict[str, int]]:
         """One pass over ``stimuli`` recording ``layers`` into one array of shape (presentation, neuroid).
 
         The array is allocated once the first batch shows each layer's width (that batch is held as copies
@@ -312,6 +385,8 @@ class ActivationsExtractor:
                                                    desc=f"activations {self.identifier}", unit="batch"):
                     # phased: the last batch's rows were written beside this batch's decoding
                     target.start_batch(start, stop, wait_for_writes=phased)
+                    if microsaccade is not None:
+                        batch = self._shifted(batch, microsaccade)
                     recorder.forward(self._forward, batch)  # self._forward(batch), ended after the last layer
                     target.end_batch()
                 target.wait_for_writes()  # every row is in the file before the entry is committed

@@ -139,7 +139,6 @@ class PytorchWrapper(ActivationsExtractor):
         super().__init__(model, identifier or type(model).__name__, _as_preprocessing(preprocessing),
                          batch_size=batch_size, device=device, **kwargs)
         self._forward_kwargs = dict(forward_kwargs or {})
-        self._visual_degrees: float | None = None
         self._function_model: Any = None
 
     # -- Brain-Score's surface ----------------------------------------------------------------------------------
@@ -157,10 +156,6 @@ class PytorchWrapper(ActivationsExtractor):
     def _extractor(self) -> PytorchWrapper:
         """Brain-Score's wrapper keeps an ``ActivationsExtractorHelper`` here; this wrapper is its own."""
         return self
-
-    def set_visual_degrees(self, visual_degrees: float) -> None:
-        """The field of view a ModelCommitment gives (Brain-Score's microsaccades use it)."""
-        self._visual_degrees = visual_degrees
 
     @property
     def image_size(self) -> int | None:

@@ -18,8 +18,11 @@ LOGISTIC_REGRESSION_SETTINGS = {"solver": "newton-cg", "C": 1e-3, "l1_ratio": 0.
 LABEL_COLUMNS = ("image_label", "label")
 
 
-def _features(activations_model: Any, stimuli: Any, layer: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    assembly = activations_model(stimuli, layers=[layer])
+def _features(activations_model: Any, stimuli: Any, layer: str, trials: Mapping[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(features of shape (presentation, n_features), presentation coordinates); ``trials``: the activations model's
+    ``number_of_trials`` / ``require_variance`` for Brain-Score's microsaccades (one row per stimulus and trial)."""
+    assembly = activations_model(stimuli, layers=[layer], **(trials or {}))
     assembly = assembly.transpose("presentation", "neuroid")
     return np.asarray(assembly.values, dtype=np.float64), dim_coords(assembly, "presentation")
 
@@ -51,8 +54,9 @@ class ProbabilitiesMapping:
         self.activations_model = activations_model
         self.layer = layer
 
-    def fit(self, fitting_stimuli: Any) -> ProbabilitiesMapping:
-        """Fit on a StimulusSet with an ``image_label`` (or ``label``) column."""
+    def fit(self, fitting_stimuli: Any, trials: Mapping[str, Any] | None = None) -> ProbabilitiesMapping:
+        """Fit on a StimulusSet with an ``image_label`` (or ``label``) column; ``trials`` as :func:`_features` (each
+        trial of a stimulus is a row with the stimulus's label)."""
         from sklearn.linear_model import LogisticRegression
         from sklearn.preprocessing import StandardScaler
 
@@ -61,7 +65,7 @@ class ProbabilitiesMapping:
             raise MissingLabelsError(
                 f"fitting stimuli {getattr(fitting_stimuli, 'identifier', None)!r} have no label column "
                 f"(one of {LABEL_COLUMNS}); columns: {list(getattr(fitting_stimuli, 'columns', []))}")
-        features, presentation = _features(self.activations_model, fitting_stimuli, self.layer)
+        features, presentation = _features(self.activations_model, fitting_stimuli, self.layer, trials)
         label_of = dict(zip(fitting_stimuli["stimulus_id"].values, fitting_stimuli[column].values, strict=True))
         labels = np.asarray([label_of[stimulus_id] for stimulus_id in presentation["stimulus_id"]])
         self.scaler_ = StandardScaler().fit(features)
@@ -70,12 +74,13 @@ class ProbabilitiesMapping:
         self.classes_ = self.classifier_.classes_
         return self
 
-    def look_at(self, stimuli: Any):
-        """BehavioralAssembly (presentation, choice) of probabilities; ``choice`` = the fitted labels."""
+    def look_at(self, stimuli: Any, trials: Mapping[str, Any] | None = None):
+        """BehavioralAssembly (presentation, choice) of probabilities; ``choice`` = the fitted labels; ``trials`` as
+        :func:`_features`."""
         if not hasattr(self, "classifier_"):
             raise MissingLabelsError(f"model {self.identifier!r}: start_task('probabilities', fitting_stimuli) "
                                      "must be called before look_at")
-        features, presentation = _features(self.activations_model, stimuli, self.layer)
+        features, presentation = _features(self.activations_model, stimuli, self.layer, trials)
         probabilities = self.classifier_.predict_proba(self.scaler_.transform(features))
         return _behavioral_assembly(probabilities, presentation, {"choice": self.classes_})
 
@@ -139,10 +144,10 @@ class LabelMapping:
             raise MissingLabelsError(f"model {self.identifier!r}: labels {unknown} have no ImageNet indices (known: "
                                      f"{sorted(indices)}); pass label_indices={{label: [imagenet indices]}}")
 
-    def look_at(self, stimuli: Any):
-        """BehavioralAssembly (presentation, choice=1) of label strings."""
+    def look_at(self, stimuli: Any, trials: Mapping[str, Any] | None = None):
+        """BehavioralAssembly (presentation, choice=1) of label strings; ``trials`` as :func:`_features`."""
         self._check()
-        logits, presentation = _features(self.activations_model, stimuli, self.layer)
+        logits, presentation = _features(self.activations_model, stimuli, self.layer, trials)
         if isinstance(self.labels, str):
             classes = imagenet_synsets() if self.imagenet_classes is None else tuple(self.imagenet_classes)
             if logits.shape[1] != len(classes):

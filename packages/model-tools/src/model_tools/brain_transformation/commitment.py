@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 
 from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
-from model_tools.activations.extractor import check_trials
+from model_tools.activations.extractor import check_trials, wants_microsaccades
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
-from model_tools.brain_transformation.layer_selection import LayerSelection
+from model_tools.brain_transformation.layer_selection import LayerSelection, RegionLayerMap
 from model_tools.brain_transformation.odd_one_out import OddOneOut
 from model_tools.brain_transformation.region_layer_maps import find_region_layer_map
+from model_tools.brain_transformation.standard_benchmarks import STANDARD_REGION_BENCHMARKS
 from model_tools.errors import UnmappedRegionError, UnsupportedTaskError
 
 REGIONS = ("V1", "V2", "V4", "IT")
@@ -29,9 +30,62 @@ def _caller_file() -> str | None:
 
 
 
+def _takes_trials(activations_model: Any) -> bool:
+    """Whether ``activations_model(stimuli, layers=..., number_of_trials=..., require_variance=...)`` is accepted."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(activations_model).parameters
+    except (TypeError, ValueError):  # no signature to read: assume the keywords are taken
+        return True
+    return "require_variance" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
 def _name(value: Any) -> str:
     """The string of a str-valued enum member (Task, RecordingTarget) or a plain string."""
     return str(getattr(value, "value", value))
+
+
+class _LiveOutputs:
+    """Forward hooks on every leaf module of ``network``: the widths of the ``recorded`` modules' outputs, and the
+    most bytes of module outputs alive at once until the last recorded module has run (a forward pass that records
+    them stops there)."""
+
+    def __init__(self, network: Any, recorded: Mapping[str, Any]):
+        self.network, self.recorded = network, dict(recorded)
+        self.widths: dict[str, int] = {}
+        self.peak_bytes = 0
+        self._alive: dict[int, tuple[Any, int]] = {}
+        self._handles: list[Any] = []
+
+    def __enter__(self) -> _LiveOutputs:
+        names = {id(module): layer for layer, module in self.recorded.items()}
+        leaves = [module for module in self.network.modules() if next(module.children(), None) is None]
+        for module in {id(m): m for m in [*leaves, *self.recorded.values()]}.values():
+            self._handles.append(module.register_forward_hook(self._hook(names.get(id(module)))))
+        return self
+
+    def _hook(self, layer: str | None):
+        import weakref
+
+        def hook(_module, _inputs, output):
+            if isinstance(output, (tuple, list)):
+                output = output[0]
+            if len(self.widths) == len(self.recorded):
+                return  # past the last recorded layer: the extraction does not run this
+            if hasattr(output, "untyped_storage"):
+                storage = output.untyped_storage()
+                self._alive[storage.data_ptr()] = (weakref.ref(output), storage.nbytes())
+            alive = {pointer: size for pointer, (ref, size) in self._alive.items() if ref() is not None}
+            self.peak_bytes = max(self.peak_bytes, sum(alive.values()))
+            if layer is not None:
+                self.widths[layer] = int(output[0].numel())
+
+        return hook
+
+    def __exit__(self, *exc_info: object) -> None:
+        for handle in self._handles:
+            handle.remove()
 
 
 class ModelCommitment(BrainModel):
@@ -46,15 +100,18 @@ class ModelCommitment(BrainModel):
         Candidate layers for layer selection (and the default readout: the last one).
     behavioral_readout_layer : str, default=None
         Layer of the ``probabilities`` and ``odd_one_out`` readouts; None means the last of ``layers``.
-    region_layer_map : mapping of str -> str, default=None
+    region_layer_map : mapping of str -> str or RegionLayerMap, default=None
         Committed layer per region (``'V1'``, ``'V2'``, ``'V4'``, ``'IT'``). None means the
         ``region_layer_map/<identifier>.json`` beside the plugin that registered ``identifier`` (or beside the module
         building this commitment), when there is one (no layer selection then, as in Brain-Score); see
-        :mod:`model_tools.brain_transformation.region_layer_maps`.
+        :mod:`model_tools.brain_transformation.region_layer_maps`. A :class:`RegionLayerMap` (Brain-Score's lazy
+        map) gives its committed regions, and its benchmarks become ``region_benchmarks``.
     visual_degrees : float, default=8
     region_benchmarks : mapping of str -> benchmark | (assembly, metric), default=None
         For regions without a committed layer: select one by :class:`LayerSelection` on this benchmark
-        (an object with ``identifier``, a zero-argument factory of one, or an ``(assembly, metric)`` pair).
+        (an object with ``identifier``, a zero-argument factory of one, or an ``(assembly, metric)`` pair). None
+        means Brain-Score's :data:`STANDARD_REGION_BENCHMARKS` when there is no map at all (none given, no JSON),
+        and none otherwise; ``{}`` means no layer selection.
     label_indices : mapping of str -> sequence of int, default=None
         ImageNet indices of labels for the ``label`` task with a label list.
     imagenet_classes : sequence of str, default=None
@@ -80,10 +137,15 @@ class ModelCommitment(BrainModel):
         self.activations_model = activations_model
         self.layers = list(layers)
         self.region_layer_map_file = None
+        if isinstance(region_layer_map, RegionLayerMap):
+            region_benchmarks = {**region_layer_map.region_benchmarks, **(region_benchmarks or {})}
+            region_layer_map = dict(region_layer_map)  # the regions it already committed
         if region_layer_map is None:
             found = find_region_layer_map(identifier, caller_file=_caller_file())
             if found is not None:
                 region_layer_map, self.region_layer_map_file = found
+        if region_benchmarks is None and region_layer_map is None:  # no map anywhere: Brain-Score's selection
+            region_benchmarks = STANDARD_REGION_BENCHMARKS
         self.region_layer_map = dict(region_layer_map or {})
         self.region_benchmarks = dict(region_benchmarks or {})
         self.behavioral_readout_layer = behavioral_readout_layer
@@ -112,12 +174,29 @@ class ModelCommitment(BrainModel):
         """Features a recording of ``region`` gives (``'behavior'``: the readout layer), from one forward pass of
         a blank image in eval mode (the network's weights and buffers are left as they were, its training flag
         restored); the widest candidate layer while layer selection has not chosen yet. None when the activations
-        model has no torch module to run. The grid's memory plan reads it (once per pair: the width is remembered per
-        network, layers and input size)."""
-        import numpy as np
+        model has no torch module to run. The grid's memory plan reads it (once per pair: the width is
+        remembered per network, layers and input size)."""
+        shape = self._blank_pass(region)
+        return None if shape is None else shape["features"]
+
+    def forward_bytes_per_image(self, region: str) -> int | None:
+        """Bytes one image holds at the peak of a forward pass that records ``region``: the module outputs alive
+        at once (and the input), up to the recorded layer (the extraction stops there), measured in the same blank
+        pass as :meth:`feature_count`. A batch holds ``batch_size`` times that; the grid's memory plan reads it."""
+        shape = self._blank_pass(region)
+        return None if shape is None else shape["forward_per_image"]
+
+    @property
+    def batch_size(self) -> int:
+        """Images per forward pass of the extraction (the activations model's ``batch_size``, default 64)."""
+        return int(getattr(self.activations_model, "batch_size", 64) or 64)
+
+    def _blank_pass(self, region: str) -> dict[str, int] | None:
+        """``{'features', 'forward_per_image'}`` of a recording of ``region`` from one forward pass of a blank
+        image (see :meth:`feature_count`), remembered per network, layers and input size."""
         import torch
 
-        from model_tools.activations.hooks import LayerRecorder, resolve_layers
+        from model_tools.activations.hooks import resolve_layers
 
         network = getattr(self.activations_model, "model", None)
         size = getattr(getattr(self.activations_model, "preprocessing", None), "image_size", None)
@@ -126,27 +205,26 @@ class ModelCommitment(BrainModel):
         region = _name(region)
         layers = ([self.behavioral_readout_layer or self.layers[-1]] if region == "behavior"
                   else [self.layer_map[region]] if region in self.layer_map else list(self.layers))
-        known = self.__dict__.setdefault("_feature_counts", {})  # widths depend on the layers and the input size
+        known = self.__dict__.setdefault("_blank_shapes", {})  # widths depend on the layers and the input size
         key = (id(network), tuple(layers), int(size))
-        if key in known:
-            return known[key]
-        widths: dict[str, int] = {}
-        modules = resolve_layers(network, layers, self.identifier)
-        parameter = next((p for p in network.parameters() if p.is_floating_point()), None)
-        blank = torch.zeros((1, 3, int(size), int(size)), device=parameter.device if parameter is not None else "cpu",
-                            dtype=parameter.dtype if parameter is not None else torch.float32)
-        # in eval mode, as every extraction runs: a network built in training mode (Brain-Score's plugins rarely
-        # call .eval()) would otherwise fold the blank image into its BatchNorm running statistics, changing its
-        # weights (and so its scores and activation-cache key) before it is scored (issue 42)
-        was_training = network.training
-        network.eval()
-        try:
-            with torch.no_grad(), LayerRecorder(modules, lambda layer, out: widths.__setitem__(
-                    layer, int(np.prod(out.shape[1:])))):
-                network(blank)
-        finally:
-            network.train(was_training)
-        known[key] = max(widths.values())
+        if key not in known:
+            modules = resolve_layers(network, layers, self.identifier)
+            parameter = next((p for p in network.parameters() if p.is_floating_point()), None)
+            blank = torch.zeros((1, 3, int(size), int(size)),
+                                device=parameter.device if parameter is not None else torch.device("cpu"),
+                                dtype=parameter.dtype if parameter is not None else torch.float32)
+            # in eval mode, as every extraction runs: a network built in training mode (Brain-Score's plugins rarely
+            # call .eval()) would otherwise fold the blank image into its BatchNorm running statistics, changing its
+            # weights (and so its scores and activation-cache key) before it is scored (issue 42)
+            was_training = network.training
+            network.eval()
+            try:
+                with torch.no_grad(), _LiveOutputs(network, modules) as live:
+                    network(blank)
+            finally:
+                network.train(was_training)
+            known[key] = {"features": max(live.widths.values()),
+                          "forward_per_image": live.peak_bytes + blank.untyped_storage().nbytes()}
         return known[key]
 
     def content_digest(self) -> str:
@@ -246,12 +324,12 @@ class ModelCommitment(BrainModel):
         ``number_of_trials`` / ``require_variance`` are Brain-Score's; see :meth:`look_at`."""
         name = _name(task)
         readout = self.behavioral_readout_layer or self.layers[-1]
-        check_trials(self.identifier, number_of_trials, require_variance)
+        trials = self._trials(number_of_trials, require_variance)
         if name == "passive":
             self._behavior = None
         elif name == "probabilities":
             self._behavior = ProbabilitiesMapping(self.identifier, self.activations_model, readout).fit(
-                fitting_stimuli)
+                fitting_stimuli, trials)
         elif name == "label":
             self._behavior = LabelMapping(self.identifier, self.activations_model, fitting_stimuli,
                                           label_indices=self.label_indices, imagenet_classes=self.imagenet_classes)
@@ -266,16 +344,29 @@ class ModelCommitment(BrainModel):
 
         The model is deterministic: without ``require_variance`` every trial would give the same answer, so
         ``number_of_trials`` changes nothing (as in Brain-Score). ``require_variance=True`` with more than one trial
-        asks for Brain-Score's microsaccades, which are not implemented (:class:`MicrosaccadesNotSupportedError`).
+        asks for Brain-Score's microsaccades: each trial sees the stimuli shifted by its own sub-pixel offset, sized
+        by :meth:`visual_degrees`, and the answer has one presentation per stimulus and trial
+        (:mod:`model_tools.activations.microsaccades`); an activations model that cannot shift its inputs raises
+        :class:`MicrosaccadesNotSupportedError`.
         """
-        check_trials(self.identifier, number_of_trials, require_variance)
+        trials = self._trials(number_of_trials, require_variance)
         if self._behavior is not None:
+            if trials and not isinstance(self._behavior, OddOneOut):  # Brain-Score's odd one out takes no trials
+                return self._behavior.look_at(stimuli, trials)
             return self._behavior.look_at(stimuli)
         if self._recording is None:
             raise UnsupportedTaskError(f"model {self.identifier!r}: call start_recording(region, time_bins) or "
                                        "start_task(task, fitting_stimuli) before look_at")
-        return self._record(stimuli, {"number_of_trials": number_of_trials, "require_variance": True}
-                            if require_variance else {})
+        return self._record(stimuli, trials)
+
+    def _trials(self, number_of_trials: int, require_variance: bool) -> dict[str, Any]:
+        """The activations model's keywords for Brain-Score's microsaccades (none when not asked for); refused in one
+        line when the activations model does not take them."""
+        if not wants_microsaccades(number_of_trials, require_variance):
+            return {}
+        if not _takes_trials(self.activations_model):
+            check_trials(self.identifier, number_of_trials, require_variance)
+        return {"number_of_trials": int(number_of_trials), "require_variance": True}
 
     def __repr__(self) -> str:
         return f"ModelCommitment({self.identifier!r}, layer_map={self.layer_map})"

@@ -23,7 +23,7 @@ from brainscore_vision.data_helpers.local_data import LocalDataMissingError, loc
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
-__all__ = ["NUMBER_OF_TRIALS", "Imagenet2012", "imagenet_validation_set"]
+__all__ = ["NUMBER_OF_TRIALS", "Imagenet2012", "imagenet_label_accuracy", "imagenet_validation_set"]
 
 NUMBER_OF_TRIALS = 10
 IMAGE_SUFFIXES = (".JPEG", ".jpeg", ".jpg", ".JPG", ".png")
@@ -89,18 +89,32 @@ class Imagenet2012(BenchmarkBase):
         return len(resolve(self._stimuli))
 
     def __call__(self, candidate: BrainModel) -> Score:
-        from brainio.assemblies import BehavioralAssembly
-
-        stimuli = resolve(self._stimuli)
-        candidate.start_task(BrainModel.Task.label, "imagenet")
-        shown = stimuli[[column for column in stimuli.columns if column != "synset"]]  # the label is not shown
-        predictions = candidate.look_at(shown, number_of_trials=NUMBER_OF_TRIALS)
-        predictions = predictions.squeeze("choice") if "choice" in predictions.dims else predictions
-        truth = dict(zip(stimuli["stimulus_id"], stimuli["synset"], strict=True))
-        ids = np.asarray(predictions["stimulus_id"].values).astype(str)
-        target = BehavioralAssembly(np.asarray([truth[i] for i in ids]), coords={"stimulus_id": ("presentation", ids)},
-                                    dims=["presentation"])
-        score = self._metric(predictions, target)
+        score, _, _ = imagenet_label_accuracy(candidate, resolve(self._stimuli), self._metric)
         score.attrs.update(raw=Score(float(score)), ceiling=self.ceiling, normalization="none (ceiling 1)",
                            bibtex=self.bibtex)
         return score
+
+
+def imagenet_label_accuracy(candidate: BrainModel, stimuli, metric, number_of_trials: int = NUMBER_OF_TRIALS):
+    """The accuracy of the model's own ImageNet labels against each stimulus's ``synset`` (exact match).
+
+    The model performs the ``label`` task with ``'imagenet'`` and looks at ``stimuli`` without their ``synset``
+    column, ``number_of_trials`` times (Brain-Score's ImageNet, ImageNet-C and ObjectNet benchmarks).
+
+    Returns
+    -------
+    (score, stimulus ids, correct) : the metric's Score, and per presentation its ``stimulus_id`` and whether the
+    label was right (ndarrays of shape (presentation,)).
+    """
+    from brainio.assemblies import BehavioralAssembly
+
+    candidate.start_task(BrainModel.Task.label, "imagenet")
+    shown = stimuli[[column for column in stimuli.columns if column != "synset"]]  # the label is not shown
+    predictions = candidate.look_at(shown, number_of_trials=number_of_trials)
+    predictions = predictions.squeeze("choice") if "choice" in predictions.dims else predictions
+    truth = dict(zip(stimuli["stimulus_id"], stimuli["synset"].astype(str), strict=True))
+    ids = np.asarray(predictions["stimulus_id"].values).astype(str)
+    target = BehavioralAssembly(np.asarray([truth[i] for i in ids]), coords={"stimulus_id": ("presentation", ids)},
+                                dims=["presentation"])
+    correct = np.asarray(predictions.values).astype(str) == np.asarray(target.values)
+    return metric(predictions, target), ids, correct
