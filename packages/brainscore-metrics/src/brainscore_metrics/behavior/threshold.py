@@ -24,7 +24,7 @@ from scipy.optimize import minimize
 from scipy.special import ndtr, ndtri
 
 from brainscore_core.metrics import Metric, Score
-from brainscore_metrics.backend import one_blas_thread
+from brainscore_metrics.backend import compute_plan
 from brainscore_metrics.errors import InputTypeError
 from brainscore_metrics.validation import (
     check_input_type,
@@ -98,7 +98,8 @@ def fit_psychometric(x: np.ndarray, y: np.ndarray, alpha_values: np.ndarray | No
     """
     alpha_values = np.logspace(-3, 1, 50) if alpha_values is None else alpha_values
     beta_values = x if beta_values is None else beta_values
-    with one_blas_thread():  # L-BFGS-B on 3 parameters: BLAS threads only wait for each other (20x slower)
+    # a plan on numpy: BLAS on one thread (L-BFGS-B on 3 parameters: BLAS threads only wait for each other, 20x slower)
+    with compute_plan("numpy"):
         best, best_value = _grid(x, y, alpha_values, beta_values)
     if best is None:
         return None, float("nan")
