@@ -69,7 +69,7 @@ def test_rdm_triangle_on_each_backend(backend_name, dtype):
     order = np.random.default_rng(0).permutation(len(X))
     expected = (1 - np.corrcoef(X.astype(np.float64)[order]))[np.triu_indices(len(X), 1)]
     with gram_plan(backend_name, X) as plan:
-        triangle = correlation_distance_triangle(plan, X, order)
+        triangle = correlation_distance_triangle(X, order, plan=plan)
     np.testing.assert_allclose(triangle, expected, rtol=0, atol=1e-12 if dtype == np.float64 else 1e-6)
 
 

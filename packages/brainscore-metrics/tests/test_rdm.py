@@ -41,12 +41,12 @@ def pair():
 # --------------------------------------------------------------------------------------------- kernels
 def test_pattern_correlations_equal_numpy_corrcoef(pair):
     source = pair[0]
-    np.testing.assert_allclose(pattern_correlations(NUMPY_PLAN, source), np.corrcoef(source), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pattern_correlations(source, plan=NUMPY_PLAN), np.corrcoef(source), rtol=0, atol=1e-12)
 
 
 def test_pattern_correlations_float32_input_accumulates_in_float64(pair):
     source = pair[0].astype(np.float32)
-    np.testing.assert_allclose(pattern_correlations(NUMPY_PLAN, source), np.corrcoef(source.astype(float)), atol=1e-12)
+    np.testing.assert_allclose(pattern_correlations(source, plan=NUMPY_PLAN), np.corrcoef(source.astype(float)), atol=1e-12)
 
 
 def test_blocked_triangle_equals_corrcoef_in_sorted_order():
@@ -57,11 +57,25 @@ def test_blocked_triangle_equals_corrcoef_in_sorted_order():
     order = rng.permutation(1500)
     rows, columns = np.triu_indices(1500, k=1)
     expected = (1 - np.corrcoef(values.astype(float)[order]))[rows, columns]
-    np.testing.assert_allclose(correlation_distance_triangle(FLOAT64_PLAN, values, order), expected,
+    np.testing.assert_allclose(correlation_distance_triangle(values, order, plan=FLOAT64_PLAN), expected,
                                atol=1e-12)
     # float32 block products (default 'mixed'): one float32 rounding per product of a 2,048-feature block
-    np.testing.assert_allclose(correlation_distance_triangle(NUMPY_PLAN, values, order), expected, atol=2e-6)
+    np.testing.assert_allclose(correlation_distance_triangle(values, order, plan=NUMPY_PLAN), expected, atol=2e-6)
     np.testing.assert_array_equal(pair_indices(rows[:7], columns[:7], 1500), np.arange(7))
+
+
+def test_the_public_rdm_kernels_keep_their_call_form():
+    # brainscore-vision's Bracci2019 ceiling calls correlation_distance_triangle(values, precision='float64'): without
+    # a plan each function makes its own; expected: numpy's corrcoef, and the same bits as through an explicit plan
+    rng = np.random.default_rng(6)
+    values = rng.normal(size=(40, 90)).astype(np.float32)
+    rows, columns = np.triu_indices(40, k=1)
+    expected = 1 - np.corrcoef(values.astype(float))
+    triangle = correlation_distance_triangle(values, precision="float64")
+    np.testing.assert_allclose(triangle, expected[rows, columns], atol=1e-12)
+    np.testing.assert_array_equal(triangle, correlation_distance_triangle(values, plan=FLOAT64_PLAN))
+    np.testing.assert_allclose(correlation_distance_triangle(values), expected[rows, columns], atol=2e-6)
+    np.testing.assert_allclose(pattern_correlations(values), 1 - expected, atol=1e-12)
 
 
 def test_upper_triangles_match_triu_indices_large_and_small():
@@ -360,10 +374,10 @@ def test_triangle_is_packed_into_the_gram_buffer():
     order = rng.permutation(600)
     rows, columns = np.triu_indices(600, k=1)
     expected = (1 - np.corrcoef(values[order]))[rows, columns]
-    correlation_distance_triangle(FLOAT64_PLAN, values, order)  # first-call imports outside the trace
+    correlation_distance_triangle(values, order, plan=FLOAT64_PLAN)  # first-call imports outside the trace
     tracemalloc.start()
     try:
-        triangle = correlation_distance_triangle(FLOAT64_PLAN, values, order)
+        triangle = correlation_distance_triangle(values, order, plan=FLOAT64_PLAN)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -16,13 +16,15 @@ __all__ = ["correlation_distance_triangle", "pair_indices", "pattern_correlation
            "spearman_matrix", "triangle_mask", "upper_triangles"]
 
 
-def pattern_correlations(plan, values: np.ndarray) -> np.ndarray:
+def pattern_correlations(values: np.ndarray, *, plan=None) -> np.ndarray:
     """Pearson correlation between every pair of rows (stimulus patterns), from float64 products.
 
     Parameters
     ----------
-    plan : ComputePlan
     values : ndarray of shape (n_stimuli, n_neuroids)
+    plan : ComputePlan or None, default=None
+        The caller's plan (its backend and workers); None: a plan of this call's own
+        (:func:`brainscore_metrics._gram.gram_plan`).
 
     Returns
     -------
@@ -30,8 +32,11 @@ def pattern_correlations(plan, values: np.ndarray) -> np.ndarray:
         Rows of constant values correlate as NaN (as ``numpy.corrcoef``); the diagonal is exactly 1
         otherwise.
     """
-    from brainscore_metrics._gram import stimulus_gram_as_numpy
+    from brainscore_metrics._gram import gram_plan, stimulus_gram_as_numpy
 
+    if plan is None:
+        with gram_plan(None, values, precision="float64") as own:
+            return pattern_correlations(values, plan=own)
     gram = stimulus_gram_as_numpy(plan.with_precision("float64"), values, center="rows")
     norms = np.sqrt(np.diag(gram)).copy()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -179,7 +184,8 @@ def pair_indices(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     return _row_starts(n)[rows] + columns - rows - 1
 
 
-def correlation_distance_triangle(plan, values: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
+def correlation_distance_triangle(values: np.ndarray, order: np.ndarray | None = None, *, precision: str = "mixed",
+                                  backend=None, plan=None) -> np.ndarray:
     """Strict upper triangle of the RDM (1 - Pearson r between rows), rows taken in ``order``.
 
     The Gram matrix of the row-centred patterns is formed once (:func:`brainscore_metrics._gram.
@@ -190,20 +196,27 @@ def correlation_distance_triangle(plan, values: np.ndarray, order: np.ndarray | 
 
     Parameters
     ----------
-    plan : ComputePlan
-        Where the Gram matrix is formed (its backend) and how (its precision: block products of a float32 source in
-        float32, 'mixed', or float64; :mod:`brainscore_metrics._gram`).
     values : ndarray of shape (n_stimuli, n_neuroids)
     order : ndarray of shape (n_stimuli,) or None, default=None
         Row order of the result (e.g. the permutation that sorts stimulus ids); None keeps the order.
+    precision : {'mixed', 'float64'}, default='mixed'
+        Block products of a float32 source in float32 ('mixed') or float64; see :mod:`brainscore_metrics._gram`.
+    backend : {'numpy', 'torch', 'torch_cuda'} or None, default=None
+        Where the Gram matrix is formed (:func:`brainscore_metrics._gram.stimulus_gram_as_numpy`).
+    plan : ComputePlan or None, default=None
+        The caller's plan, whose backend and precision then rule (``precision`` and ``backend`` are not read); None:
+        a plan of this call's own (:func:`brainscore_metrics._gram.gram_plan`).
 
     Returns
     -------
     ndarray of shape (n_stimuli * (n_stimuli - 1) / 2,)
         Row-major (``scipy.spatial.distance.squareform`` order); NaN for pairs with a constant row.
     """
-    from brainscore_metrics._gram import stimulus_gram_as_numpy
+    from brainscore_metrics._gram import gram_plan, stimulus_gram_as_numpy
 
+    if plan is None:
+        with gram_plan(backend, values, precision=precision) as own:
+            return correlation_distance_triangle(values, order, plan=own)
     n = values.shape[0]
     order = np.arange(n) if order is None else np.asarray(order)
     gram = stimulus_gram_as_numpy(plan, values, center="rows")

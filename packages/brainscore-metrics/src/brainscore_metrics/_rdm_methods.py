@@ -204,7 +204,7 @@ def _rdm_vector(plan, patterns, method: str, *, conditions, folds, noise, remove
     if conditions is not None:
         values, _ = condition_means(np.asarray(values), conditions)
     if method == "correlation":
-        return correlation_distance_triangle(plan, values)
+        return correlation_distance_triangle(values, plan=plan)
     if method == "mahalanobis" and noise is not None:
         values = _whiten(_row_centred(values) if remove_mean else values, noise)
         remove_mean = False  # centred before the noise, as rsatoolbox

@@ -111,7 +111,7 @@ def _as_triangles(plan, assembly, *, neuroid_dim: str, comparison_coord: str, wh
     if not is_activation_assembly(assembly, neuroid_dim):
         return _from_stack(unwrap_rdms(assembly, comparison_coord=comparison_coord, what=what))
     matrix = unwrap_activations(assembly, neuroid_dim=neuroid_dim, comparison_coord=comparison_coord, what=what)
-    return _Triangles(correlation_distance_triangle(plan, matrix.values, matrix.order)[None], matrix.stimulus_ids)
+    return _Triangles(correlation_distance_triangle(matrix.values, matrix.order, plan=plan)[None], matrix.stimulus_ids)
 
 
 def _leading_raw(values: np.ndarray, parts: list[_Triangles], extra_dims: tuple = (), extra_coords=None) -> Score:
@@ -208,7 +208,7 @@ class RDM:
 
         matrix = unwrap_activations(assembly, neuroid_dim=self.neuroid_dim, comparison_coord=self.comparison_coord)
         with gram_plan(None, matrix.values) as plan:
-            rdm = pattern_correlations(plan, matrix.values)
+            rdm = pattern_correlations(matrix.values, plan=plan)
         np.subtract(1.0, rdm, out=rdm)
         row_dim, column_dim = RDM_DIMS
         coords = {name: (row_dim, np.asarray(coord.values)) for name, coord in assembly.coords.items()

@@ -146,7 +146,7 @@ class RSACeiling(Ceiling):
                     self.rdm(assembly.isel({self.neuroid_dim: np.flatnonzero(neuroid_subjects == subject)}))
                     for subject in subjects)])
                 return rdms, subjects, self._raw(subjects)
-            rdms = np.stack([1 - pattern_correlations(plan, matrix.values[:, neuroid_subjects == subject])
+            rdms = np.stack([1 - pattern_correlations(matrix.values[:, neuroid_subjects == subject], plan=plan)
                              for subject in subjects])[:, matrix.order][:, :, matrix.order]
             return rdms, subjects, self._raw(subjects)
         stack = unwrap_rdms(assembly, comparison_coord=self.comparison_coord)
