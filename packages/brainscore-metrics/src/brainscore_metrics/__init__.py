@@ -7,14 +7,14 @@ neither scikit-learn nor torch.
 from __future__ import annotations
 
 from importlib.metadata import version as _version
+from types import MappingProxyType
 
 from brainio.lazy import lazy_names
-from brainscore_metrics._frozen import frozen
 
 __version__ = _version("brainscore-metrics")
 
 # public name -> defining module
-_LAZY = frozen({
+_LAZY = MappingProxyType({
     "StimulusSplitter": "brainscore_metrics.splits",
     "aggregate_splits": "brainscore_metrics.splits",
     "cross_validation_indices": "brainscore_metrics.splits",
@@ -55,7 +55,17 @@ _LAZY = frozen({
     "use_threads": "brainscore_metrics.backend",
     "check_metric": "brainscore_metrics.testing",
     # the array face (numpy or torch in, arrays or floats out)
-    **dict.fromkeys(("ridge_predict", "ridgecv_predict", "dual_ridge_predict", "pearson_columns", "compute_rdm", "compare_rdms", "rsa", "linear_cka", "linear_cka_from_grams", "RDM_METHODS", "RDM_COMPARISONS"), "brainscore_metrics.arrays"),
+    "ridge_predict": "brainscore_metrics.arrays",
+    "ridgecv_predict": "brainscore_metrics.arrays",
+    "dual_ridge_predict": "brainscore_metrics.arrays",
+    "pearson_columns": "brainscore_metrics.arrays",
+    "compute_rdm": "brainscore_metrics.arrays",
+    "compare_rdms": "brainscore_metrics.arrays",
+    "rsa": "brainscore_metrics.arrays",
+    "linear_cka": "brainscore_metrics.arrays",
+    "linear_cka_from_grams": "brainscore_metrics.arrays",
+    "RDM_METHODS": "brainscore_metrics.arrays",
+    "RDM_COMPARISONS": "brainscore_metrics.arrays",
 })
 
 __all__ = ["__version__", *_LAZY]
