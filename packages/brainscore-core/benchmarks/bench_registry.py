@@ -4,7 +4,7 @@
 found by ``importlib.metadata`` exactly like pip-installed ones): half register in the Brain-Score style
 (assigning into the registries when imported), half through hookimpls; each registers one benchmark and
 one dataset. Every measurement runs in a fresh interpreter, a child bound to this script
-(:func:`brainio.children.run_child`). The baseline, measured in the same run and started the same way, is a bare
+(:func:`brainscore_core.children.run_child`). The baseline, measured in the same run and started the same way, is a bare
 interpreter start (``python -c pass``).
 
 The first process after the plugins are installed imports every one of them and writes the plugin index
@@ -25,7 +25,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from brainio.children import run_child
+from brainscore_core.children import run_child
 
 GROUP = "bench_brainscore"
 

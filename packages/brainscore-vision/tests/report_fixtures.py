@@ -223,7 +223,7 @@ def real_store(tmp_path, cowley_raw, kriegeskorte_raw):
     """
     import sys
 
-    from brainio.children import run_child  # the scoring child dies with this test process
+    from brainscore_core.children import run_child  # the scoring child dies with this test process
 
     store_class = result_store_class()
     if store_class is None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from brainio import NeuroidAssembly, write_netcdf
-from brainio.children import run_child
+from brainscore_core.children import run_child
 from brainio.netcdf import _PROBE
 
 
