@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from brainscore_core.children import EXIT_ORPHANED, child_command, describe_exit, run_child, start_child
 from brainio.testing import assert_processes_end, running_descendants
+from brainscore_core.children import EXIT_ORPHANED, child_command, describe_exit, run_child, start_child
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 
