@@ -8,8 +8,8 @@ import logging
 
 from _counting import ForwardCounter
 
+from brainscore_core.caches import cache_entries, delete_entries, select_for_pruning
 from brainscore_core.config import set_options
-from brainscore_vision.caches import cache_entries, delete_entries, select_for_pruning
 from model_tools.activations import ActivationsExtractor, ImagePreprocessing
 from model_tools.activations.cache import _NOTICED, default_cache_root
 
