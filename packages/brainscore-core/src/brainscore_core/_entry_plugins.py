@@ -10,31 +10,17 @@ them and hands back what each registered, which is recorded for the next process
 from __future__ import annotations
 
 import importlib.metadata
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
+from brainscore_core._distributions import identity
 from brainscore_core._plugin_index import IndexRecord, PluginIndex, plugin_stamp
 from brainscore_core._plugin_info import PluginInfo
 from brainscore_core.config import AUTOLOAD_ENV
 from brainscore_core.errors import DuplicateIdentifierError, InvalidPluginError, PluginLoadError
 
-__all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "Attribution", "EntryPlugin", "EntryPlugins", "Source",
-           "identity"]
+__all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "Attribution", "EntryPlugin", "EntryPlugins", "Source"]
 
 UNLOADED, LOADING, LOADED, FAILED = "unloaded", "loading", "loaded", "failed"
-_HEADER = re.compile(r"^(Name|Version):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-
-
-def identity(dist: importlib.metadata.Distribution | None) -> tuple[str | None, str | None]:
-    """``(name, version)`` of a distribution from the header of its ``METADATA`` alone: ``dist.name`` parses the whole
-    file as an e-mail message (the README included) every time it is read, 3 ms per call for brainscore-vision."""
-    if dist is None:
-        return None, None
-    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
-    found = dict(_HEADER.findall(text.split("\n\n", 1)[0]))
-    if "Name" in found and "Version" in found:
-        return found["Name"], found["Version"]
-    return dist.name, dist.version
 
 
 class Source:

@@ -109,7 +109,7 @@ def from_mapping(cls: type, item: Any, where: str) -> Any:
 
 
 def _owner(point: importlib.metadata.EntryPoint) -> str | None:
-    from brainscore_core._entry_plugins import identity
+    from brainscore_core._distributions import identity
 
     return identity(point.dist)[0]
 
