@@ -249,3 +249,37 @@ def test_a_plugins_settings_do_not_reach_a_build_in_another_thread(world):
     results["plain"] = world.module.load_model("plain")  # during the plugin's build: waits for it
     builder.join()
     assert results == {"seeded": np.random.RandomState(7).random(), "plain": expected_plain}
+
+
+def test_declared_data_needs_are_answered_from_the_index_without_importing(tmp_path):
+    # issue 44, part 5: `brainscore list benchmarks` prints each benchmark's data need; the plugin index keeps the
+    # needs its plugins declared (DATA_NEEDS), so a later process answers without importing any plugin
+    site, home = tmp_path / "site", tmp_path / "home"
+    group = f"bs_needs_{uuid.uuid4().hex[:8]}"
+    _write(site / "dom.py", f"""
+        from brainscore_core.plugins import Domain
+        domain = Domain({group!r})
+    """)
+    _distribution(site, "needs-dist", group, "plug_needs", """
+        from dom import domain
+        DATA_NEEDS = {"Lab.IT-pls": "local:nsd"}
+        domain.benchmark_registry["Lab.IT-pls"] = lambda: "benchmark"
+        domain.benchmark_registry["Lab.V4-pls"] = lambda: "benchmark"
+    """)
+    ask = """
+        import json, dom
+        print(json.dumps({"needs": [dom.domain.data_need("benchmark", name) for name in ("Lab.IT-pls", "Lab.V4-pls",
+                                                                                         "Other.IT-pls")]}))
+    """
+    assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": ["plug_needs"]}
+    assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": []}  # the index answers
+    [index] = (home / "plugin-index").iterdir()
+    record = json.loads(index.read_text())
+    record = record.get("content", record)
+    assert [value["needs"] for value in record.values()] == [{"benchmark": {"Lab.IT-pls": "local:nsd"}}]
+    # an index written before needs were recorded is stale: the plugin is imported once more, and the record rewritten
+    from brainio.records import write_record
+
+    write_record(index, {key: {k: v for k, v in value.items() if k != "needs"} for key, value in record.items()})
+    assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": ["plug_needs"]}
+    assert _run(site, home, ask)["imported"] == []

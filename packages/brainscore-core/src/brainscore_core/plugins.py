@@ -147,6 +147,12 @@ model_registry : Registry
         """Call the model factory registered as ``identifier``."""
         return self.catalog.call("model", identifier)
 
+    def data_need(self, kind: str, identifier: str) -> str | None:
+        """What data ``identifier`` of ``kind`` needs, as its plugin declares it (:mod:`brainscore_core.data_needs`:
+        ``'shipped'``, ``'network'``, ``'local:<folder>'``, ...); None when it declares nothing or is not registered.
+        Answered from the plugin index without importing a plugin it knows."""
+        return self.catalog.data_need(kind, identifier)
+
     def list_plugins(self, kind: str | None = None) -> list[PluginInfo]:
         """Registered plugins of ``kind`` (all kinds when None), sorted by kind and identifier.
 
