@@ -83,3 +83,19 @@ def test_parse_need():
     with pytest.raises(ValueError, match="is not one of"):
         parse_need("offline")
     assert declared_need("model", "alexnet", None, None) is None
+
+
+def test_the_plugin_text_scan_stays_in_the_compatibility_wing():
+    # issue 44, part 5: Brain-Score's plugin folders are found by reading their __init__.py for registry assignments
+    # (plugin_folders.py, the compatibility wing); nothing else reads a plugin's text to learn what it registers or
+    # needs, and no table of identifier patterns says what a benchmark needs (benchmark_data asks the declarations)
+    import re
+    from pathlib import Path
+
+    packages = Path(__file__).resolve().parents[2]
+    sources = {path.relative_to(packages).as_posix(): path.read_text() for path in packages.glob("*/src/**/*.py")}
+    assert len(sources) > 100
+    scanning = {name for name, text in sources.items() if re.search(r"_registry\W{0,3}\\s\*\\\[", text)}
+    assert scanning == {"brainscore-core/src/brainscore_core/plugin_folders.py"}
+    vision_data = sources["brainscore-vision/src/brainscore_vision/benchmark_data.py"]
+    assert "import re" not in vision_data and "RULES" not in vision_data
