@@ -251,6 +251,26 @@ def test_a_plugins_settings_do_not_reach_a_build_in_another_thread(world):
     assert results == {"seeded": np.random.RandomState(7).random(), "plain": expected_plain}
 
 
+def test_a_plugin_imported_before_the_catalog_asks_does_not_record_an_empty_index(site, tmp_path):
+    """A plugin module imported directly (a test or a script importing it by name) before the catalog imports its
+    entry point: the next process still finds what it registers (an empty record would hide its identifiers from
+    every later process that trusts the index)."""
+    home = tmp_path / "home"
+    first = _run(site, home, """
+        import json
+        import plug_assigns  # by name, before anything asked the catalog
+        import dom
+        print(json.dumps({"value": dom.load_model("h1")}))
+    """)
+    assert first["value"] == "model h1"
+    listing = _run(site, home, """
+        import json, dom
+        print(json.dumps({"models": sorted(dom.model_registry), "benchmarks": sorted(dom.benchmark_registry)}))
+    """)
+    assert listing["models"] == ["a1", "h1", "h2", "o1"] and listing["benchmarks"] == ["b1"], listing
+    assert _run(site, home, LOAD % "a1") == {"value": "model a1", "imported": ["plug_assigns"]}
+
+
 def test_declared_data_needs_are_answered_from_the_index_without_importing(tmp_path):
     # issue 44, part 5: `brainscore list benchmarks` prints each benchmark's data need; the plugin index keeps the
     # needs its plugins declared (DATA_NEEDS), so a later process answers without importing any plugin

@@ -1,27 +1,25 @@
 """What a domain's plugins registered and where each entry came from: the bottom of the plugin layer.
 
-:class:`PluginCatalog` holds, for each kind (``'data'``, ``'benchmark'``, ...), the factories keyed by identifier and
-the origin of each (:class:`PluginInfo`), and fills them: discovery through the entry-point group (once per process,
-on the first read), attribution of assignments to the distribution being imported, the override rule for built-in
-distributions and Brain-Score's plugin folders (:mod:`brainscore_core.plugin_folders`).
-
-Discovery reads the entry points (metadata only) and the cached plugin index (:mod:`brainscore_core._plugin_index`,
-which also keeps the data each identifier declared it needs: :mod:`brainscore_core.data_needs`); a plugin module is
-imported only when one of its identifiers is asked for, or when the index does not know it yet, or when everything is
-listed. Each import and each factory call runs under :func:`brainscore_core.numeric_state.guarded`: what a plugin's
-import changed in torch's global state is put back for the rest of the process (one
+:class:`PluginCatalog` holds, per kind (``'data'``, ``'benchmark'``, ...), the factories keyed by identifier and the
+origin of each (:class:`PluginInfo`), and fills them: discovery through the entry-point group (once per process, on the
+first read), attribution of assignments, the override rule for built-in distributions and Brain-Score's plugin folders
+(:mod:`brainscore_core.plugin_folders`). Discovery reads the entry points and the plugin index
+(:mod:`brainscore_core._plugin_index`, which also keeps each identifier's declared data need:
+:mod:`brainscore_core.data_needs`); a plugin module is imported only when one of its identifiers is asked for, when the
+index does not know it yet, or when everything is listed. Each import and factory call runs under
+:func:`brainscore_core.numeric_state.guarded`: what a plugin's import changed in torch's global state is put back (one
 :class:`~brainscore_core.errors.PluginStateNotice` says which) and held again only while its own factories run.
 
 It calls nothing above it: the registries (:mod:`brainscore_core._registry`) and the
 :class:`~brainscore_core.plugins.Domain` call into it, plugin modules reach it through those registries. Scoring
-lives elsewhere (:mod:`brainscore_core.scoring`).
-"""
+lives elsewhere (:mod:`brainscore_core.scoring`)."""
 
 from __future__ import annotations
 
 import difflib
 import importlib
 import importlib.metadata
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Collection
@@ -371,6 +369,7 @@ class PluginCatalog:
         """Import one plugin module, register it with the plugin manager and collect its hooks, under
         :func:`guarded`; record what it registered."""
         plugin.state = LOADING
+        imported_before = plugin.module in sys.modules  # its assignments were made outside this import
         self._attribution.importing.append(source)
         try:
             with guarded() as changes:
@@ -390,8 +389,11 @@ class PluginCatalog:
             self._attribution.importing.pop()
         plugin.state = LOADED
         self._settings.remember(plugin.module, changes, plugin.describe())
-        self._entries.record(plugin, self._attribution.registered_by(self._origins, source, self._plugin_sources.get(plugin.name)),
-                             self._declared_need)
+        registered = self._attribution.registered_by(self._origins, plugin.module, source,
+                                                     self._plugin_sources.get(plugin.name))
+        if imported_before and not any(registered.values()):
+            return  # imported before the catalog asked: what it registered cannot be told, so nothing is recorded
+        self._entries.record(plugin, registered, self._declared_need)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{kind}={len(self._origins[kind])}" for kind in KINDS)

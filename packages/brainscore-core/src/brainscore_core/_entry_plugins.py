@@ -63,12 +63,18 @@ class Attribution:
     def claimed_by(self, kind: str, identifier: str) -> Source | None:
         return self.claims.get((kind, identifier))
 
-    def registered_by(self, origins: Mapping[str, Mapping[str, PluginInfo]], *sources: Source | None
+    def registered_by(self, origins: Mapping[str, Mapping[str, PluginInfo]], module: str, *sources: Source | None
                       ) -> dict[str, dict[str, str]]:
         """kind -> {identifier: module} of every entry of ``origins`` attributed to one of ``sources`` when it was
-        registered."""
-        return {kind: {info.identifier: info.module or "" for info in found.values()
-                       if any(self.claimed_by(kind, info.identifier) is s for s in sources if s)}
+        registered, or assigned by ``module`` or a module below it (and attributed to nobody)."""
+        def belongs(kind: str, info: PluginInfo) -> bool:
+            claimed = self.claimed_by(kind, info.identifier)
+            if claimed is not None and any(claimed is s for s in sources if s):
+                return True
+            own = info.module or ""
+            return claimed is None and (own == module or own.startswith(module + "."))
+
+        return {kind: {info.identifier: info.module or "" for info in found.values() if belongs(kind, info)}
                 for kind, found in origins.items()}
 
     def reattribute(self, origins: Mapping[str, Mapping[str, PluginInfo]], store: Callable[[PluginInfo], None]) -> None:
