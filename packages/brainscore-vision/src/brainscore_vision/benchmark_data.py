@@ -33,6 +33,7 @@ from __future__ import annotations
 import sys
 
 from brainscore_core.data_needs import declared_need, parse_need
+from brainscore_vision._domain import domain
 from brainscore_vision.data_helpers.local_data import LOCAL_FOLDERS, local_folder_status
 
 __all__ = ["NEED_MARKERS", "data_marker", "data_need", "plugin_data_need"]
@@ -49,10 +50,8 @@ def plugin_data_need(kind: str, identifier: str, module: str | None = None) -> t
 
     ``module``, when given, is the module that registered it: for an identifier this package's registries do not hold
     (a plugin loaded some other way), its ``DATA_NEEDS`` is read there."""
-    import brainscore_vision
-
-    need = brainscore_vision.domain.data_need(kind, identifier)
-    if need is None and module is not None and not brainscore_vision.domain.registry(kind).is_registered(identifier):
+    need = domain.data_need(kind, identifier)
+    if need is None and module is not None and not domain.registry(kind).is_registered(identifier):
         need = declared_need(kind, identifier, None, sys.modules.get(module))
     return ("?", None) if need is None else parse_need(need)
 
