@@ -66,6 +66,22 @@ def test_every_declaration_form(world):
     ('"shipped:raw"', r"data need 'shipped:raw': takes no folder"),
     ("42", r"DATA_NEEDS must be a need, a mapping .* got int"),
 ])
+def test_the_registering_module_is_asked_before_the_plugin(world):
+    helper = world.unique("helper")
+    world.write_module(helper, """
+        from DOMAIN import benchmark_registry
+        DATA_NEEDS = {"Helper.IT-pls": "network"}  # what it registers for its plugin, it knows best
+        benchmark_registry["Helper.IT-pls"] = lambda: "benchmark"
+        benchmark_registry["Helper.V4-pls"] = lambda: "benchmark"  # not declared here: the plugin's
+    """)
+    world.add_plugin("helped-dist", f"""
+        import {helper}
+        DATA_NEEDS = "shipped"
+    """)
+    assert world.domain.data_need("benchmark", "Helper.IT-pls") == "network"
+    assert world.domain.data_need("benchmark", "Helper.V4-pls") == "shipped"
+
+
 def test_a_bad_declaration_names_the_plugin_and_the_identifier(world, declaration, message):
     world.add_plugin("bad-dist", f"""
         from DOMAIN import benchmark_registry

@@ -1,6 +1,6 @@
 """The activation cache as ``brainscore cache`` sees it: a real extraction's entry is found with its model and its
 exact size, pruning by model removes it (the next call computes again), and one notice says when the cache passes
-the configured size (``brainscore_core.config``: option ``cache_notice_gb`` / ``$BRAINSCORE_CACHE_NOTICE_GB``)."""
+the configured size (``model_tools.settings``: option ``cache_notice_gb`` / ``$BRAINSCORE_CACHE_NOTICE_GB``)."""
 
 from __future__ import annotations
 

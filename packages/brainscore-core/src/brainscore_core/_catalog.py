@@ -168,10 +168,10 @@ class PluginCatalog:
         return self._declared_need(kind, identifier) if identifier in self._factories[kind] else None
 
     def _declared_need(self, kind: str, identifier: str) -> str | None:
-        """What the factory, else its plugin's module, declares (the plugin: the source of its registration)."""
+        """What the factory declares, else the module that registered it, else its plugin's module."""
         source = self._attribution.claimed_by(kind, identifier)
-        return declared_need(kind, identifier, self._factories[kind][identifier], source.module if source is not None
-                             and source.module else self._origins[kind][identifier].module)
+        return declared_need(kind, identifier, self._factories[kind][identifier],
+                             self._origins[kind][identifier].module, source.module if source is not None else None)
 
     def unknown(self, kind: str, identifier: str) -> UnknownIdentifierError:
         """The error for a missing ``identifier`` of ``kind``, listing close matches and other kinds holding it."""

@@ -4,8 +4,10 @@ A plugin says it in one of two places, read after it is imported (never by readi
 
 * per registration, a ``data_need`` attribute on the factory (a field set where the factory is registered: a helper
   that registers Brain-Score's files by reference knows each file's access); it wins over
-* the plugin module's ``DATA_NEEDS``: one need for everything it registers (``DATA_NEEDS = "shipped"``), a mapping
-  ``{identifier: need}``, or a function ``(kind, identifier) -> need`` (None: not declared).
+* a module's ``DATA_NEEDS``, for what it registers: one need for everything (``DATA_NEEDS = "shipped"``), a mapping
+  ``{identifier: need}``, or a function ``(kind, identifier) -> need`` (None: not declared). The module that
+  registered the identifier is asked first, then the plugin module it is attributed to (a helper module registering
+  for its plugin leaves it to the plugin).
 
 A need is one of :data:`NEEDS`, and ``local`` and ``network+local`` name the local folder after a colon
 (``"local:nsd"``: the folder's variable and what it must hold are the domain package's). Only benchmarks, data and
@@ -73,10 +75,11 @@ def _from_declaration(declaration: Any, kind: str, identifier: str) -> Any:
                     f"-> need, got {type(declaration).__name__}")
 
 
-def declared_need(kind: str, identifier: str, factory: Callable[..., Any] | None, plugin: Any) -> str | None:
-    """The need declared for ``identifier`` of ``kind``: the factory's ``data_need``, else ``plugin.DATA_NEEDS``
-    (``plugin``: the plugin's module, its name, or its object; None when unknown); None when neither declares one or
-    the kind needs no data.
+def declared_need(kind: str, identifier: str, factory: Callable[..., Any] | None, *plugins: Any) -> str | None:
+    """The need declared for ``identifier`` of ``kind``: the factory's ``data_need``, else the ``DATA_NEEDS`` of the
+    first of ``plugins`` that declares one (each a module, a module's name or an object: the module that registered
+    it, then the plugin it was attributed to; None entries are skipped); None when nothing declares one or the kind
+    needs no data.
 
     Raises
     ------
@@ -85,13 +88,15 @@ def declared_need(kind: str, identifier: str, factory: Callable[..., Any] | None
     """
     if kind not in DATA_KINDS:
         return None
-    if isinstance(plugin, str):
-        plugin = sys.modules.get(plugin)
-    where = getattr(plugin, "__name__", None) or repr(plugin)
+    where = "its factory"
     try:
         value = getattr(factory, FACTORY_ATTRIBUTE, None)
-        if value is None and plugin is not None:
-            value = _from_declaration(getattr(plugin, DECLARATION, None), kind, identifier)
+        for plugin in plugins:
+            if value is not None:
+                break
+            plugin = sys.modules.get(plugin) if isinstance(plugin, str) else plugin
+            where = getattr(plugin, "__name__", None) or repr(plugin)
+            value = _from_declaration(getattr(plugin, DECLARATION, None), kind, identifier) if plugin else None
         if value is None:
             return None
         parse_need(value)
