@@ -60,12 +60,6 @@ def test_every_declaration_form(world):
     assert need("benchmark", "NoSuch.IT-pls") is None  # not registered: nothing to say
 
 
-@pytest.mark.parametrize(("declaration", "message"), [
-    ('"somewhere"', r"benchmark 'Bad.IT-pls' of plugin 'plugin_\w+': data need 'somewhere' is not one of shipped"),
-    ('"local"', r"data need 'local': name the local folder after a colon"),
-    ('"shipped:raw"', r"data need 'shipped:raw': takes no folder"),
-    ("42", r"DATA_NEEDS must be a need, a mapping .* got int"),
-])
 def test_the_registering_module_is_asked_before_the_plugin(world):
     helper = world.unique("helper")
     world.write_module(helper, """
@@ -82,6 +76,12 @@ def test_the_registering_module_is_asked_before_the_plugin(world):
     assert world.domain.data_need("benchmark", "Helper.V4-pls") == "shipped"
 
 
+@pytest.mark.parametrize(("declaration", "message"), [
+    ('"somewhere"', r"benchmark 'Bad.IT-pls' of plugin 'plugin_\w+': data need 'somewhere' is not one of shipped"),
+    ('"local"', r"data need 'local': name the local folder after a colon"),
+    ('"shipped:raw"', r"data need 'shipped:raw': takes no folder"),
+    ("42", r"DATA_NEEDS must be a need, a mapping .* got int"),
+])
 def test_a_bad_declaration_names_the_plugin_and_the_identifier(world, declaration, message):
     world.add_plugin("bad-dist", f"""
         from DOMAIN import benchmark_registry
