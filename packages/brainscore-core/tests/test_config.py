@@ -32,11 +32,12 @@ def test_empty_home_counts_as_unset(monkeypatch, tmp_path):
 @pytest.mark.parametrize(("value", "ceiling", "activations"), [
     ("", True, True), ("1", False, False), ("true", False, False), ("0", True, True),
     ("brainscore_vision.benchmarks.x.ceiling", False, True), ("model_tools.activations", True, False),
-    ("activations,ceiling", False, False)])
+    ("activations,ceiling", False, False), ("model_tools", True, False), ("brainscore_core.x", False, True)])
 def test_one_reading_of_resultcaching_disable(monkeypatch, value, ceiling, activations):
     monkeypatch.setenv("RESULTCACHING_DISABLE", value)
-    assert caching_enabled("ceiling") is ceiling
-    assert caching_enabled("activations") is activations
+    # each cache's owner names its module (model-tools' activations: model_tools), core knows none but its own
+    assert caching_enabled("ceiling", "brainscore_core") is ceiling
+    assert caching_enabled("activations", "model_tools") is activations
 
 
 def test_set_options_nests_and_refuses_unknown_names(monkeypatch):

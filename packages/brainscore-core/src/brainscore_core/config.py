@@ -108,13 +108,13 @@ def progress_enabled() -> bool:
     return env_flag("BRAINSCORE_PROGRESS", default=True)
 
 
-def caching_enabled(what: str) -> bool:
-    """Whether the disk cache of ``what`` (``'ceiling'``, ``'activations'``, ``'layer_selection'``) is on.
+def caching_enabled(what: str, module: str | None = None) -> bool:
+    """Whether the disk cache of ``what`` (``'ceiling'``, ``'activations'``, ...) is on.
 
     The option ``caching`` (True / False) decides when set. Otherwise ``$RESULTCACHING_DISABLE`` (the reference's
     name): a true word turns every cache off, a false word or nothing leaves them on, and any other value is a
-    comma-separated list of names; a cache is off when an entry contains ``what`` or starts with its module
-    (``model_tools`` for activations and layer selection, ``brainscore_core`` for ceilings).
+    comma-separated list of names; a cache is off when an entry contains ``what`` or starts with ``module``, the
+    package that owns the cache (``brainscore_core`` for ceilings; model-tools passes ``model_tools``).
     """
     if OPTIONS["caching"] is not None:
         return bool(OPTIONS["caching"])
@@ -123,8 +123,8 @@ def caching_enabled(what: str) -> bool:
         return True
     if value in _TRUE:
         return False
-    owner = "brainscore_core" if what == "ceiling" else "model_tools"
-    return not any(what in part or part.strip().startswith(owner) for part in value.split(",") if part.strip())
+    return not any(what in part or (module is not None and part.strip().startswith(module))
+                   for part in value.split(",") if part.strip())
 
 
 # -- plugins --------------------------------------------------------------------------------------------------

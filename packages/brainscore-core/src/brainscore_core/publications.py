@@ -63,8 +63,7 @@ def published_settings() -> list[Setting]:
                 option="progress"),
         Setting("caching", ("RESULTCACHING_DISABLE",), "every cache on", "a true word turns off every disk cache; a "
                 "comma-separated list the caches it names (ceiling, activations, model_tools...)",
-                lambda: ", ".join(f"{what} {'on' if config.caching_enabled(what) else 'off'}"
-                                  for what in ("ceiling", "activations", "layer_selection")),
+                lambda: f"the ceiling cache {'on' if config.caching_enabled('ceiling', 'brainscore_core') else 'off'}",
                 option="caching"),
         Setting("plugin_folders", (config.PLUGIN_FOLDERS_ENV,), "none", "the user's plugin folders (models/, "
                 "benchmarks/, data/, metrics/ in each), separated by os.pathsep", config.plugin_folders,

@@ -106,7 +106,7 @@ def caching_enabled(parameter: bool | None = None) -> bool:
         return bool(parameter)
     from brainscore_core.config import caching_enabled as configured
 
-    return configured("activations")
+    return configured("activations", "model_tools")
 
 
 
