@@ -155,3 +155,19 @@ def test_a_task_carries_its_domain_by_its_group(world, plugin):
     assert shape_task(world.domain, "model", "m20", ["IT", "V4"])["feature_counts"] == {"IT": 20, "V4": 20}
     assert shape_task(world.domain, "model", "no-such-model") == {}
     assert np.isfinite(shape["loaded_bytes"])
+
+
+def test_preflight_loads_no_benchmark_data_for_a_model_without_shapes(world, plugin, monkeypatch):
+    """A model that reports no width (here: none at all) gets no estimate, and its benchmarks' data (their stimulus
+    counts) are never read; a model with a width gets its estimate from the counts as before."""
+    from brainscore_core.grid_preflight import preflight
+
+    counted = []
+    original = plugin.Benchmark.stimulus_count
+    monkeypatch.setattr(plugin.Benchmark, "stimulus_count", lambda self: counted.append(self.identifier) or
+                        original(self))
+    monkeypatch.setattr(plugin.Model, "feature_count", lambda self, region: None if self.width == 10 else self.width)
+    estimates = preflight(world.domain, [("m10", "b30"), ("m10", "b40"), ("m20", "b40")])
+    assert estimates[("m10", "b30")] is None and estimates[("m10", "b40")] is None
+    assert estimates[("m20", "b40")] is not None and estimates[("m20", "b40")].n_stimuli == 40
+    assert counted == ["b40"]  # b30 is paired only with the model without a width: its count is never asked for

@@ -88,7 +88,7 @@ def test_dry_run_marks_a_plugin_whose_weights_are_missing(plugin, capsys, tmp_pa
     [line] = [line for line in out.splitlines() if line.strip().startswith(identifier)]
     assert "model NEEDS NO-SUCH-DISTRIBUTION-BS42>=1, NEEDS WEIGHTS" in line and f"{folder}/weights-1234.pth" in line
     [pixels] = [line for line in out.splitlines() if line.strip().startswith("pixels on")]
-    assert pixels.endswith(": score")
+    assert ": score; data [shipped]; memory " in pixels  # ready: scored, with its data need and memory estimate
     assert "1 pair(s) need something before they can run here" in out
     assert not (root / "__init__.py.imported").exists()
 

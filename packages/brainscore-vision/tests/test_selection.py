@@ -105,7 +105,12 @@ def test_leaderboard_is_what_reaches_average_vision():
     left_out |= {f"Scialom2024_{condition}EngineeringAccuracy" for condition in
                  ["rgb", "contours", *(f"{kind}-{level}" for kind in ("phosphenes", "segments")
                                        for level in (12, 16, 21, 27, 35, 46, 59, 77, 100))]}
-    assert len(left_out) == 27
+    # engineering too: ImageNet-C (parent Hendrycks2019-top1), ObjectNet (engineering), Islam2021's dimensionality
+    # of the model alone (parent Islam2021; no brain data)
+    left_out |= {f"ImageNet-C-{category}-top1" for category in ("noise", "blur", "weather", "digital")}
+    left_out |= {"ObjectNet-top1"} | {f"Islam2021-{factor}_{region}_dimensionality" for factor in ("shape", "texture")
+                                      for region in ("v1", "v2", "v4", "it")}
+    assert len(left_out) == 40
     own = _own()
     assert set(chosen) & own == own - left_out
     for identifier in ("Li2026.IT-ridgecv", "Li2026.V1-rdm", "Kar2019-ost", "MajajHong2015.IT-pls",
@@ -157,7 +162,8 @@ def test_dry_run_of_each_suite_lists_its_pairs_and_what_each_needs(name, capsys,
     pairs = [line for line in out.splitlines() if line.startswith("  zz-dry-run-model on ")]
     assert [line.split(" on ")[1].split(" (v")[0] for line in pairs] == expected
     for line, identifier in zip(pairs, expected, strict=True):
-        assert line.endswith(f"; data {data_marker(identifier)}")
+        # "...: score; data <marker>; memory <estimate>" (the memory preflight follows the data column)
+        assert line.split("; data ", 1)[1].split("; memory")[0] == data_marker(identifier), line
     assert f"dry run of {len(expected)} pair(s)" in out
 
 

@@ -142,3 +142,23 @@ def test_selection_on_an_assembly_extracts_one_layer_at_a_time(tiny_net, small_s
     best = LayerSelection("tiny", extractor, ["0", "2", "4"], cache=False).select(
         "IT", assembly=target, metric=metric, stimuli=small_stimulus_set)
     assert extractor.calls == [["0"], ["2"], ["4"]] and best == "2"
+
+
+def test_pca_of_a_column_slice_of_a_memory_map_reads_that_slice(tmp_path):
+    """A layer read from a multi-layer cache entry is a column slice of the entry's memory map (itself a np.memmap
+    carrying the file offset of the whole map): its scores are those of the slice, as scikit-learn's PCA gives them."""
+    from sklearn.decomposition import PCA
+
+    rng = np.random.default_rng(5)
+    whole = rng.standard_normal((12, 40)).astype(np.float32)
+    path = tmp_path / "entry.bin"
+    header = 128  # the entry's data start after a header, as in a file with other content first
+    with open(path, "wb") as file:
+        file.write(b"\0" * header)
+        file.write(whole.tobytes())
+    mapped = np.memmap(path, dtype=np.float32, mode="r", offset=header, shape=whole.shape)
+    for start, stop in ((0, 16), (16, 33), (33, 40)):
+        layer = mapped[:, start:stop]
+        assert isinstance(layer, np.memmap)  # numpy keeps the subclass (and the whole map's offset) on a slice
+        expected = PCA(3, svd_solver="full").fit_transform(whole[:, start:stop].astype(np.float64))
+        np.testing.assert_allclose(pca_scores(layer, 3, block_bytes=8 * 12 * 5), expected, rtol=1e-4, atol=1e-5)

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from brainscore_core.grid_task import domain_of
-from brainscore_core.memory_plan import benchmark_shape, estimates_from_shapes, model_shape, resident_bytes
+from brainscore_core.memory_plan import (
+    benchmark_region,
+    benchmark_shape,
+    estimates_from_shapes,
+    model_shape,
+    resident_bytes,
+)
 
 __all__ = ["memory_resources", "preflight", "shape_task", "workers_declare_memory"]
 
@@ -25,6 +31,8 @@ def shape_task(domain: Any, kind: str, identifier: str, regions: Sequence[str] =
     own task records why loading fails."""
     domain, before = domain_of(domain), resident_bytes()
     try:
+        if kind == "benchmark-region":  # the region alone: the benchmark is built, its data are not loaded
+            return {"region": benchmark_region(domain.load_benchmark(identifier))}
         if kind == "benchmark":
             shape = benchmark_shape(domain.load_benchmark(identifier))
         else:
@@ -48,9 +56,15 @@ def preflight(domain: Any, pairs: Sequence[tuple[str, str]], client: Any = None)
                    for identifier in identifiers]
         return dict(zip(identifiers, client.gather(futures), strict=True))
 
-    benchmark_shapes = run("benchmark", benchmarks)
-    regions = sorted({shape["region"] for shape in benchmark_shapes.values() if shape})
-    return estimates_from_shapes(pairs, benchmark_shapes, run("model", models, regions))
+    # regions first (benchmarks built, no data loaded), then the models' widths there, then the stimulus counts of
+    # only the benchmarks some model of theirs reports a width for: a model without shapes loads no benchmark's data
+    regions_of = run("benchmark-region", benchmarks)
+    regions = sorted({shape["region"] for shape in regions_of.values() if shape})
+    model_shapes = run("model", models, regions)
+    needed = [benchmark for benchmark in benchmarks if regions_of.get(benchmark) and any(
+        (model_shapes.get(model) or {}).get("feature_counts", {}).get(regions_of[benchmark]["region"]) is not None
+        for model, paired in pairs if paired == benchmark)]
+    return estimates_from_shapes(pairs, run("benchmark", needed), model_shapes)
 
 
 def workers_declare_memory(client: Any) -> bool:

@@ -56,6 +56,10 @@ STANDARD_PARENTS: dict[str, str] = {
     "Maniquet2024": "behavior",
     "Scialom2024": "behavior",
     "Scialom2024-top1": "engineering",
+    # issue 38, second half
+    "Malania2007": "behavior",  # psychophysical thresholds against human subjects
+    "Hendrycks2019-top1": "engineering",  # ImageNet-C: top-1 accuracy, no human data
+    "Islam2021": "engineering",  # the model's own shape/texture dimensionality (ceiling 1, no brain data)
     # Brain-Score's V1 property groups (Marques et al. 2021): the V1 score averages these
     "V1-orientation": "V1",
     "V1-spatial_frequency": "V1",

@@ -63,6 +63,10 @@ def _file_of(array: Any) -> tuple[str, int] | None:
     base = array
     while base is not None and not isinstance(base, np.memmap):
         base = getattr(base, "base", None)
+    # a slice of a memory map is a np.memmap too, with the file offset of the map it was cut from: go up to the map
+    # that maps the file itself (its base is the mmap object), whose first byte is at that offset
+    while isinstance(getattr(base, "base", None), np.memmap):
+        base = base.base
     if base is None or getattr(base, "filename", None) is None or array.ndim != 2 or (
             array.shape[1] > 1 and array.strides[1] != array.itemsize):
         return None
