@@ -44,6 +44,14 @@ def _verified_files(root: Path) -> list[dict]:
     return verified_files(root)
 
 
+def _results_url() -> str | None:
+    """``$BRAINSCORE_RESULTS_URL`` as people may see it: the password hidden (:func:`brainscore_core.display.display_url`)."""
+    from brainscore_core.display import display_url
+
+    url = config.results_url()
+    return None if url is None else display_url(url)
+
+
 def published_caches() -> list[CacheKind]:
     """The ceiling cache and the default folder of Brain-Score plugins' weights (:mod:`brainscore_core.s3_files`)."""
     return [
@@ -73,7 +81,7 @@ def published_settings() -> list[Setting]:
         Setting("plugins", (config.PLUGINS_ENV,), "none", "entry-point names or modules (comma-separated) loaded even "
                 "with autoload disabled", config.requested_plugins),
         Setting("results_url", (config.RESULTS_URL_ENV,), "sqlite:///$BRAINSCORE_HOME/results.sqlite",
-                "SQLAlchemy URL of the results store", config.results_url),
+                "SQLAlchemy URL of the results store (its password shown as ***)", _results_url),
         Setting("settings_file", (config.SETTINGS_ENV,), "$BRAINSCORE_HOME/settings.toml", "the one settings file "
                 "(TOML; its [cluster.slurm] table)", config.settings_path),
         Setting("install_advice", (config.INSTALL_DEPENDENCIES_ENV,), "on", "a false word (Brain-Score's no) silences "
