@@ -8,17 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from brainio.skipping import import_or_skip, require_path
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
-
-
-def _required_dir(path: Path, what: str) -> Path:
-    """``path`` if it exists; otherwise skip (or fail when BRAINSCORE_REQUIRE_DATA=1, as in CI)."""
-    if path.is_dir():
-        return path
-    message = f"{what} not found at {path}" + (" (set BRAINSCORE_RAW_DATA)" if what == "real data" else "")
-    if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @pytest.fixture(autouse=True)
@@ -38,13 +30,12 @@ def brainio_home() -> Path:
 
 @pytest.fixture(scope="session")
 def raw_data_dir() -> Path:
-    return _required_dir(Path(os.environ.get("BRAINSCORE_RAW_DATA", REPO_ROOT.parent / "shared" / "data")),
-                         "real data")
+    return require_path(Path(os.environ.get("BRAINSCORE_RAW_DATA", REPO_ROOT.parent / "shared" / "data")), "real data")
 
 
 @pytest.fixture(scope="session")
 def reference_dir() -> Path:
-    return _required_dir(REPO_ROOT.parent / "shared" / "reference" / "brainio-files", "reference brainio files")
+    return require_path(REPO_ROOT.parent / "shared" / "reference" / "brainio-files", "reference brainio files")
 
 
 @pytest.fixture
@@ -88,8 +79,8 @@ def neuroid_assembly():
 @pytest.fixture(scope="session")
 def s3_server():
     """A moto S3 server on 127.0.0.1, on a free port; yields its endpoint URL."""
-    pytest.importorskip("boto3")
-    pytest.importorskip("moto.server")
+    import_or_skip("boto3", extra="brainio[test]")
+    import_or_skip("moto.server", extra="brainio[test]")
     from brainio.testing import local_s3_server
 
     with local_s3_server() as endpoint:

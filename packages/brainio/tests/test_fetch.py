@@ -22,6 +22,7 @@ from brainio import (
     sha1_hash,
 )
 from brainio.cache import extract_zip, fetch_verified
+from brainio.skipping import import_or_skip
 
 
 def _tree(folder: Path) -> set:
@@ -233,7 +234,7 @@ def test_open_store_by_location(tmp_path):
 
 
 def test_open_store_s3():
-    pytest.importorskip("boto3")
+    import_or_skip("boto3", extra="brainio[s3]")
     from brainio.stores import S3Store, open_store
 
     store = open_store("s3://bucket/folder/sub")

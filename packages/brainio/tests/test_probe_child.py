@@ -21,9 +21,10 @@ import pytest
 
 from brainio import NetCDFReadError, read_netcdf
 from brainio._probe_child import EXIT_ORPHANED, describe_exit, run_probe
+from brainio.skipping import skip_if
 from brainio.testing import assert_processes_end, running_descendants
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+pytestmark = skip_if(not sys.platform.startswith("linux"), "machine", "reads /proc (Linux)")
 
 
 def _wait_for(condition, timeout: float, what: str):

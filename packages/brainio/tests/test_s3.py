@@ -4,8 +4,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("boto3")
-
 from brainio import (
     NeuroidAssembly,
     StoreKeyError,
@@ -16,7 +14,10 @@ from brainio import (
     package_stimulus_set,
     sha1_hash,
 )
+from brainio.skipping import import_or_skip
 from brainio.stores.s3 import S3Store
+
+import_or_skip("boto3", extra="brainio[s3]")
 
 
 @pytest.fixture

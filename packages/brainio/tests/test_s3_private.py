@@ -7,12 +7,13 @@ import os
 
 import pytest
 
-pytest.importorskip("boto3")
-pytest.importorskip("moto.server")
-
 from brainio.cache import fetch_verified
 from brainio.errors import StoreAccessDeniedError
+from brainio.skipping import import_or_skip
 from brainio.stores.s3 import S3Store
+
+import_or_skip("boto3", extra="brainio[s3]")
+import_or_skip("moto.server", extra="brainio[test]")
 
 BODY = b"private bytes"
 

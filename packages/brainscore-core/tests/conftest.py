@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from brainio.skipping import import_or_skip, skip
+
 
 @pytest.fixture(autouse=True)
 def _temporary_homes(tmp_path_factory, monkeypatch):
@@ -21,24 +23,13 @@ def _temporary_homes(tmp_path_factory, monkeypatch):
     return home
 
 
-def require_data() -> bool:
-    return os.environ.get("BRAINSCORE_REQUIRE_DATA", "") == "1"
-
-
-def skip_or_fail(reason: str):
-    """Skip with ``reason``, or fail when env BRAINSCORE_REQUIRE_DATA=1 (CI)."""
-    if require_data():
-        pytest.fail(f"{reason} (BRAINSCORE_REQUIRE_DATA=1)")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="session")
 def raw_data_dir() -> Path:
     """``$BRAINSCORE_RAW_DATA`` (default ``<repo root>/../shared/data``)."""
     default = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
     path = Path(os.environ.get("BRAINSCORE_RAW_DATA") or default).resolve()
     if not path.is_dir():
-        skip_or_fail(f"raw data directory {path} is absent (set BRAINSCORE_RAW_DATA)")
+        skip("data", f"raw data directory {path} is absent (set BRAINSCORE_RAW_DATA)")
     return path
 
 
@@ -62,7 +53,7 @@ def postgres_server():
         try:
             url = stack.enter_context(postgres_server())
         except PostgresUnavailableError as error:
-            skip_or_fail(f"no PostgreSQL server here: {error}")
+            skip("service", f"no PostgreSQL server here: {error}")
         yield url
 
 
@@ -76,7 +67,7 @@ def password_postgres():
         try:
             url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
         except PostgresUnavailableError as error:
-            skip_or_fail(f"no PostgreSQL server here: {error}")
+            skip("service", f"no PostgreSQL server here: {error}")
         yield url
 
 
@@ -93,8 +84,8 @@ def results_url(request, tmp_path):
 @pytest.fixture(scope="session")
 def s3_server():
     """A moto S3 server on 127.0.0.1 (a free port); yields its endpoint URL."""
-    pytest.importorskip("boto3", reason="boto3 (extra brainscore-core[test]) is needed for the S3 tests")
-    pytest.importorskip("moto.server", reason="moto[server] (extra brainscore-core[test]) is needed for the S3 tests")
+    import_or_skip("boto3", extra="brainscore-core[test]")
+    import_or_skip("moto.server", extra="brainscore-core[test]")
     from brainio.testing import local_s3_server
 
     with local_s3_server() as endpoint:

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from brainio.skipping import skip_if
 from brainio.testing import assert_processes_end, running_descendants
 from brainscore_core.children import EXIT_ORPHANED, child_command, describe_exit, run_child, start_child
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+pytestmark = skip_if(not sys.platform.startswith("linux"), "machine", "reads /proc (Linux)")
 
 
 def _wait_for(condition, timeout: float, what: str):

@@ -73,9 +73,11 @@ def test_plugin_folders_from_the_option_or_the_environment(monkeypatch, tmp_path
 #: it cannot import) for BRAINIO_HOME and its archive limits (_home.py) and boto3's AWS endpoint variables (stores/s3.py)
 ENVIRONMENT_READERS = {"brainscore-core/src/brainscore_core/config.py", "brainio/src/brainio/_home.py",
                        "brainio/src/brainio/stores/s3.py"}
-#: the only files that read it through config's helpers (env_flag, env_text, env_path): config itself and the one
-#: settings module of each package above core that reads settings of its own (issue 44: each package owns its settings)
-SETTINGS_MODULES = {"brainscore-core/src/brainscore_core/config.py", "brainscore-vision/src/brainscore_vision/settings.py",
+#: the only files that name the readers (env_flag, env_text, env_path): brainio's, where the flag rule lives (_home.py,
+#: public in settings.py), config, and the one settings module of each package above core that reads settings of its
+#: own (issue 44: each package owns its settings)
+SETTINGS_MODULES = {"brainio/src/brainio/_home.py", "brainio/src/brainio/settings.py",
+                    "brainscore-core/src/brainscore_core/config.py", "brainscore-vision/src/brainscore_vision/settings.py",
                     "model-tools/src/model_tools/settings.py"}
 
 
@@ -127,7 +129,7 @@ def test_every_variable_core_and_brainio_read_is_published_and_documented():
     core = _read_variables(Path(config.__file__).read_text(), config)
     assert len(core) >= 10 and sorted(core - published["brainscore-core"]) == []
     brainio_read = {"BRAINIO_HOME", "BRAINIO_ARCHIVE_MAX_GB", "BRAINIO_ARCHIVE_MAX_RATIO", "AWS_ENDPOINT_URL_S3",
-                    "AWS_ENDPOINT_URL"}
+                    "AWS_ENDPOINT_URL", "BRAINSCORE_REQUIRE_DATA"}
     brainio_sources = Path(brainio._home.__file__).read_text() + Path(brainio.stores.s3.__file__).read_text()
     assert {name for name in re.findall(r'"([A-Z][A-Z0-9_]+)"', brainio_sources) if name in brainio_read} == brainio_read
     assert published["brainio"] == brainio_read

@@ -12,6 +12,7 @@ import signal
 
 import pytest
 
+from brainio.skipping import import_or_skip
 from brainscore_core.failure_kinds import FAILURE_KINDS, classify_repeat, error_kind, slurm_state_kind
 
 FAILING_PLUGIN = """
@@ -155,7 +156,7 @@ def _die() -> None:
 def test_a_lost_worker_is_told_apart_by_what_its_nanny_reports():
     """A worker restarted by its nanny at its memory limit is ``oom``; one killed otherwise (SIGKILL, the machine's
     OOM killer not involved) is ``transient``; both seen through the nanny plugin and Dask's own event."""
-    distributed = pytest.importorskip("distributed")
+    distributed = import_or_skip("distributed", extra="brainscore-core[test]")
     import dask
 
     from brainscore_core.grid_deaths import ReportWorkerExit, death_report, oom_kill_count

@@ -7,8 +7,7 @@ import logging
 import threading
 import time
 
-import pytest
-
+from brainio.skipping import import_or_skip
 from brainscore_core.grid_events import describe_event, new_topic, report_stage, worker_reporting
 from brainscore_core.progress import forward_progress, progress
 
@@ -52,7 +51,7 @@ def _pair_on_worker(topic: str) -> str:
 
 
 def test_events_reach_the_client_before_the_result(caplog):
-    distributed = pytest.importorskip("distributed")
+    distributed = import_or_skip("distributed", extra="brainscore-core[test]")
     events: list[tuple[float, dict]] = []
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,  # in-process: no network
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:

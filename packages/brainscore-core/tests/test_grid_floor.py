@@ -13,6 +13,8 @@ import threading
 import numpy as np
 import pytest
 
+from brainio.skipping import import_or_skip
+
 MODEL_PLUGIN = """
 import threading
 from brainscore_core import hookimpl
@@ -111,7 +113,7 @@ def test_a_kept_model_serves_only_the_next_pair_of_the_same_model_in_its_thread(
 
 
 def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    distributed = import_or_skip("distributed", extra="brainscore-core[test]")
     from brainscore_core import grid, grid_dask
 
     annotated = {}

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from brainio.skipping import import_or_skip
+
 GROUP = "brainscore_throwaway"
 
 DOMAIN = """
@@ -145,8 +147,8 @@ def _build(project: Path, out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def throwaway(tmp_path_factory):
-    pytest.importorskip("build", reason="package 'build' (extra brainscore-core[test]) is needed")
-    pytest.importorskip("hatchling", reason="package 'hatchling' (extra brainscore-core[test]) is needed")
+    import_or_skip("build", extra="brainscore-core[test]")
+    import_or_skip("hatchling", extra="brainscore-core[test]")
     root = tmp_path_factory.mktemp("throwaway")
     wheels = root / "wheels"
     sources = {"bs-throwaway-domain": ("throwaway_domain", DOMAIN.format(group=GROUP), False),

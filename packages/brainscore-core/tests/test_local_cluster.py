@@ -14,12 +14,11 @@ import sys
 import textwrap
 import time
 
-import pytest
+from brainio.skipping import import_or_skip, skip_if
+from brainio.testing import assert_processes_end, running_descendants
 
-pytest.importorskip("distributed")
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
-
-from brainio.testing import assert_processes_end, running_descendants  # noqa: E402
+import_or_skip("distributed", extra="brainscore-core[test]")
+pytestmark = skip_if(not sys.platform.startswith("linux"), "machine", "reads /proc (Linux)")
 
 CALLER = textwrap.dedent("""
     import sys

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from brainio.skipping import import_or_skip
 from brainscore_core.errors import ClusterUnavailableError, SettingsError
 
 
@@ -65,7 +66,7 @@ def test_no_slurm_here_is_one_line(monkeypatch, tmp_path):
 
 
 def test_a_partition_is_checked_against_what_sinfo_lists(monkeypatch, tmp_path):
-    pytest.importorskip("dask_jobqueue")
+    import_or_skip("dask_jobqueue", extra="brainscore-core[slurm] (nox -s slurm)", kind="opt-in")
     from brainscore_core.slurm_cluster import check_slurm
 
     for name, script in (("sbatch", "exit 0"), ("sinfo", "printf 'debug*|4000|2|up\\ngpu|64000+|16|up\\n"

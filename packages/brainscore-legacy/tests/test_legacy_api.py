@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from brainio.skipping import require_path
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -30,13 +32,7 @@ def _homes(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def raw_data(_homes) -> Path:
-    path = Path(os.environ["BRAINSCORE_RAW_DATA"])
-    if not path.is_dir():
-        message = f"real data not found at {path} (set BRAINSCORE_RAW_DATA)"
-        if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
+    return require_path(Path(os.environ["BRAINSCORE_RAW_DATA"]), "real data")
 
 
 def test_get_assembly_maps_era_identifiers_and_warns_naming_todays_call(raw_data):

@@ -23,6 +23,7 @@ Both sides build the same arrays from ``tests/_newest_inputs.py`` (plain numpy) 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import statistics
@@ -316,6 +317,16 @@ def run_speed(reference: bool, repeat: int, cases) -> dict:
     return out
 
 
+def _distribution_version(name: str) -> str | None:
+    """The installed version of distribution ``name`` (the reference side's brainscore-vision: 2.4.2), or None."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -335,7 +346,8 @@ def main(argv=None):
     reference = not _has("brainscore_metrics")
     if args.command == "values":
         result = {"side": "reference" if reference else "ours", "reference_commit": REFERENCE_COMMIT,
-                  "cases": run_values(reference, args.raw_data)}
+                  "brainscore_vision": _distribution_version("brainscore-vision"),
+                  "date": datetime.date.today().isoformat(), "cases": run_values(reference, args.raw_data)}
         text = json.dumps(result, indent=1)
         if args.out:
             args.out.write_text(text + "\n")

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from brainio.skipping import import_or_skip, require_path
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -18,48 +20,24 @@ def _isolated_homes(tmp_path_factory, monkeypatch):
         monkeypatch.setenv(name, str(home / name.lower()))
 
 
-def _raw_data_dir() -> Path | None:
-    path = Path(os.environ.get("BRAINSCORE_RAW_DATA", REPO_ROOT.parent / "shared" / "data"))
-    return path if path.is_dir() else None
-
-
 @pytest.fixture(scope="session")
 def raw_data_dir() -> Path:
     """The real-data directory (env BRAINSCORE_RAW_DATA, default <repo>/../shared/data).
 
-    Skips when absent, unless BRAINSCORE_REQUIRE_DATA=1, in which case the test fails.
+    Skips when absent (kind 'data'), or fails when BRAINSCORE_REQUIRE_DATA=1.
     """
-    path = _raw_data_dir()
-    if path is None:
-        _missing_data(f"real data not found (BRAINSCORE_RAW_DATA={os.environ.get('BRAINSCORE_RAW_DATA')!r})")
-    return path
-
-
-def _missing_data(reason: str):
-    """Skip, or fail when BRAINSCORE_REQUIRE_DATA=1."""
-    if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-        pytest.fail(reason + " and BRAINSCORE_REQUIRE_DATA=1")
-    pytest.skip(reason)
+    return require_path(Path(os.environ.get("BRAINSCORE_RAW_DATA", REPO_ROOT.parent / "shared" / "data")), "real data")
 
 
 @pytest.fixture(scope="session")
 def kriegeskorte(raw_data_dir) -> dict:
     """The Kriegeskorte 2008 RDM archive (``kriegeskorte2008/rdms.npz`` in the real-data directory)."""
-    path = raw_data_dir / "kriegeskorte2008" / "rdms.npz"
-    if not path.is_file():
-        _missing_data(f"real data not found at {path} (set BRAINSCORE_RAW_DATA)")
-    return dict(np.load(path))
+    return dict(np.load(require_path(raw_data_dir / "kriegeskorte2008" / "rdms.npz", "Kriegeskorte 2008 RDMs")))
 
 
 def torch_or_skip():
-    """Import torch or skip (fail when BRAINSCORE_REQUIRE_DATA=1, as CI provides torch)."""
-    try:
-        import torch
-    except ImportError:
-        if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-            pytest.fail("torch is required in CI")
-        pytest.skip("torch not installed")
-    return torch
+    """Import torch or skip (kind 'extra': fails when BRAINSCORE_REQUIRE_DATA=1, as CI provides torch)."""
+    return import_or_skip("torch", extra="brainscore-metrics[torch]")
 
 
 BACKENDS = ["numpy", "torch"]

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 from conftest import torch_or_skip
 
+from brainio.skipping import import_or_skip
 from brainscore_metrics import arrays
 from brainscore_metrics.errors import InvalidParameterError, NonFiniteValuesError
 
-himalaya_kernel_ridge = pytest.importorskip("himalaya.kernel_ridge")
-rsatoolbox_data = pytest.importorskip("rsatoolbox.data")
-rsatoolbox_rdm = pytest.importorskip("rsatoolbox.rdm")
+himalaya_kernel_ridge = import_or_skip("himalaya.kernel_ridge", extra="brainscore-metrics[test]")
+rsatoolbox_data = import_or_skip("rsatoolbox.data", extra="brainscore-metrics[test]")
+rsatoolbox_rdm = import_or_skip("rsatoolbox.rdm", extra="brainscore-metrics[test]")
 
 ALPHAS = np.logspace(-2, 5, 10)
 

@@ -8,6 +8,7 @@ from explicit centred Gram matrices (biased: double centring; unbiased: the U-ce
 import numpy as np
 import pytest
 from _cowley import averaged, image_features, load_trials
+from conftest import torch_or_skip
 
 from brainio.assemblies import NeuroidAssembly
 from brainscore_metrics._gram import stimulus_gram_as_numpy
@@ -71,7 +72,7 @@ def test_rdm_triangle_on_each_backend(backend_name, dtype):
 
 
 def test_torch_tensor_input_follows_its_backend():
-    torch = pytest.importorskip("torch")
+    torch = torch_or_skip()
     X, _ = _wide()
     gram = stimulus_gram_as_numpy(torch.from_numpy(X), center="columns")
     Z = X - X.mean(axis=0)
@@ -97,7 +98,7 @@ def cowley_pair(raw_data_dir):
 def test_metrics_with_torch_backend_on_real_data(cowley_pair):
     """Scores with the Gram matrix formed by torch equal the numpy-backend scores and the written-out
     formulas on the same real arrays."""
-    pytest.importorskip("torch")
+    torch_or_skip()
     source, target = cowley_pair
     order = np.argsort(source["stimulus_id"].values)
     X = source.values[order].astype(np.float64)

@@ -13,6 +13,7 @@ import pytest
 
 import brainscore_metrics._gram as gram_module
 import brainscore_metrics._thread_probe as thread_probe
+from brainio.skipping import skip
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics.backend import get_backend
 
@@ -59,7 +60,7 @@ def test_thread_probe_runs_the_rest_on_the_faster_setting(monkeypatch, single, t
             timed(product)
         assert timed.chosen == ("one" if expected_single else "all")
     if seen[0] == 1 or (os.cpu_count() or 1) == 1:
-        pytest.skip("BLAS runs on one thread here: nothing to choose")
+        skip("machine", "BLAS runs on one thread here: nothing to choose")
     assert seen[1] == 1  # the second product (the first timed) runs on one thread
     assert seen[2] == seen[0]  # the third on all
     assert (max(seen[3:]) == 1) == expected_single

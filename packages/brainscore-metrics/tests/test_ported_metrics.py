@@ -17,6 +17,7 @@ import pytest
 from _reference_inputs import baker_inputs, dimensionality_inputs, i1_inputs, maniquet_inputs, ost_inputs
 
 from brainio.assemblies import BehavioralAssembly, DataAssembly, NeuroidAssembly
+from brainio.skipping import require_path
 from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
 from brainscore_metrics.plugin import METRICS, make_factory
 
@@ -244,9 +245,7 @@ def _cowley_feature_maps(raw_data_dir):
 
     from PIL import Image
 
-    folder = raw_data_dir / "cowley2023_v4"
-    if not folder.is_dir():
-        pytest.skip(f"Cowley 2023 raw data not found at {folder}")
+    folder = require_path(raw_data_dir / "cowley2023_v4", "Cowley 2023 raw data")
     with open(folder / "stimuli_210325.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     order = np.argsort([row["stimulus_id"] for row in rows], kind="stable")

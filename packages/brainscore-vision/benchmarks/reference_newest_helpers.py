@@ -11,6 +11,7 @@ The inputs are built from plain numpy (``default_rng``) by the functions below, 
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
 
@@ -59,6 +60,8 @@ def children_inputs():
 
 # ------------------------------------------------------------------------------------------------- reference
 def main():
+    from importlib.metadata import version
+
     from brainscore_core.metrics import Score
     from brainscore_core.supported_data_standards.brainio.assemblies import NeuroidAssembly
     from brainscore_vision.benchmark_helpers.multi_subject import (
@@ -72,7 +75,8 @@ def main():
     from brainscore_vision.metric_helpers.bootstrap_error import bootstrap_error
     from brainscore_vision.model_helpers.brain_transformation.temporal import assembly_time_align, time_align
 
-    out = {"reference_commit": REFERENCE_COMMIT}
+    out = {"reference_commit": REFERENCE_COMMIT, "brainscore_vision": version("brainscore-vision"),
+           "date": datetime.date.today().isoformat()}
     r, ceilings, subjects = neuroid_wise_inputs()
     neuroid_coords = {"neuroid_id": ("neuroid", [f"n{i}" for i in range(12)]), "subject": ("neuroid", subjects)}
     score = Score(float(np.nanmedian(r)))

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from brainio.skipping import require_path, skip
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_RAW_DATA = REPO_ROOT.parent / "shared" / "data"
 
@@ -31,7 +33,7 @@ def _isolated_homes(tmp_path_factory):
 def postgres_server():
     """A real PostgreSQL server on 127.0.0.1, a child of this test process
     (:func:`brainscore_core.local_postgres.postgres_server`); yields its base URL. Skips without the server binaries
-    or psycopg, or fails when ``BRAINSCORE_REQUIRE_DATA=1`` (CI has both)."""
+    or psycopg (kind 'service'), or fails when ``BRAINSCORE_REQUIRE_DATA=1`` (CI has both)."""
     import contextlib
 
     from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
@@ -40,8 +42,7 @@ def postgres_server():
         try:
             url = stack.enter_context(postgres_server())
         except PostgresUnavailableError as error:
-            message = f"no PostgreSQL server here: {error}"
-            pytest.fail(message) if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1" else pytest.skip(message)
+            skip("service", f"no PostgreSQL server here: {error}")
         yield url
 
 
@@ -57,8 +58,7 @@ def password_postgres():
         try:
             url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
         except PostgresUnavailableError as error:
-            message = f"no PostgreSQL server here: {error}"
-            pytest.fail(message) if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1" else pytest.skip(message)
+            skip("service", f"no PostgreSQL server here: {error}")
         yield url
 
 
@@ -68,44 +68,37 @@ def local_slurm():
     ``SLURM_CONF`` exported to this process and every job it submits; stopped (every job cancelled) in teardown.
 
     Slurm tests run in the ``slurm`` nox session (``BRAINSCORE_SLURM_TESTS=1``, which installs Slurm first): other
-    sessions skip them. Without Slurm here they skip with the reason, or fail when ``BRAINSCORE_REQUIRE_SLURM=1``.
+    sessions skip them (kind 'opt-in'). Without Slurm here they skip with the reason (kind 'service'), or fail when
+    ``BRAINSCORE_REQUIRE_SLURM=1`` or ``BRAINSCORE_REQUIRE_DATA=1``.
     Node: 2 CPUs, 4 GB (a shared machine: the tests' jobs stay small)."""
     if os.environ.get("BRAINSCORE_SLURM_TESTS") != "1":
-        pytest.skip("Slurm tests run in `nox -s slurm` (BRAINSCORE_SLURM_TESTS=1), which starts a one-node Slurm")
+        skip("opt-in", "Slurm tests run in `nox -s slurm` (BRAINSCORE_SLURM_TESTS=1), which starts a one-node Slurm")
     from brainscore_core.local_slurm import local_slurm as start
     from brainscore_core.local_slurm import slurm_missing
 
     missing = slurm_missing()
     if missing:
-        pytest.fail(missing) if os.environ.get("BRAINSCORE_REQUIRE_SLURM") == "1" else pytest.skip(missing)
+        if os.environ.get("BRAINSCORE_REQUIRE_SLURM") == "1":
+            pytest.fail(missing)
+        skip("service", missing)
     with start(cpus=2, memory_mb=4096) as cluster, pytest.MonkeyPatch.context() as patch:
         for name, value in cluster.environment().items():
             patch.setenv(name, value)
         yield cluster
 
 
-def require_dir(path: Path, what: str) -> Path:
-    """``path`` if it is a folder; else skip with the reason, or fail when ``BRAINSCORE_REQUIRE_DATA=1`` (CI)."""
-    if path.is_dir():
-        return path
-    message = f"{what} not found at {path} (set BRAINSCORE_RAW_DATA to the folder holding the raw recordings)"
-    if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def raw_data_dir(_isolated_homes) -> Path:
     """The raw recordings (``$BRAINSCORE_RAW_DATA``, default ``<repo>/../shared/data``)."""
-    return require_dir(Path(os.environ["BRAINSCORE_RAW_DATA"]), "raw data")
+    return require_path(Path(os.environ["BRAINSCORE_RAW_DATA"]), "raw data")
 
 
 def _raw_folder(folder: str, what: str):
-    """A session fixture: ``raw_data_dir / folder``, required (see :func:`require_dir`)."""
+    """A session fixture: ``raw_data_dir / folder``, required (:func:`brainio.skipping.require_path`)."""
 
     @pytest.fixture(scope="session")
     def fixture(raw_data_dir) -> Path:
-        return require_dir(raw_data_dir / folder, what)
+        return require_path(raw_data_dir / folder, what)
 
     return fixture
 
@@ -121,12 +114,12 @@ def registered_model(identifier: str):
     import brainscore_vision
 
     if identifier not in brainscore_vision.model_registry:
-        pytest.skip(f"no model named {identifier!r} is registered in entry-point group 'brainscore_vision' "
-                    "(install model-tools to run this test)")
+        skip("extra", f"no model named {identifier!r} is registered in entry-point group 'brainscore_vision' "
+                      "(model-tools, installed by this package's test session, registers it)")
     return brainscore_vision.load_model(identifier)
 
 
 @pytest.fixture(scope="session")
 def reference_brainio_files() -> Path:
     """Files Brain-Score's own test suite wrote (``../shared/reference/brainio-files``)."""
-    return require_dir(REPO_ROOT.parent / "shared" / "reference" / "brainio-files", "reference brainio files")
+    return require_path(REPO_ROOT.parent / "shared" / "reference" / "brainio-files", "reference brainio files")

@@ -16,20 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from brainio.skipping import import_or_skip, skip
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-
-
-def require_data() -> bool:
-    return os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1"
-
-
-def skip_or_fail(reason: str) -> None:
-    """Skip with ``reason``, or fail when CI demands everything (BRAINSCORE_REQUIRE_DATA=1)."""
-    if require_data():
-        pytest.fail(f"{reason} (BRAINSCORE_REQUIRE_DATA=1)")
-    pytest.skip(reason)
 
 
 def artifacts_dir() -> Path:
@@ -129,15 +120,15 @@ def site_pages(site: Path) -> list[Path]:
 
 @pytest.fixture
 def chrome(tmp_path_factory):
-    """Headless Chromium through Selenium; skips (or fails under BRAINSCORE_REQUIRE_DATA=1) without it."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        skip_or_fail("selenium is not installed (pip install 'brainscore-vision[test]')")
+    """Headless Chromium through Selenium; skips (kinds 'extra', 'service'; failures under
+    BRAINSCORE_REQUIRE_DATA=1) without it."""
+    import_or_skip("selenium", extra="brainscore-vision[test]")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     for binary in (CHROMIUM, CHROMEDRIVER):
         if not (Path(binary).exists() and os.access(binary, os.X_OK)):
-            skip_or_fail(f"{binary} missing: apt-get install -y chromium chromium-driver")
+            skip("service", f"{binary} missing: apt-get install -y chromium chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp_path_factory.getbasetemp())
@@ -153,15 +144,6 @@ def chrome(tmp_path_factory):
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
-
-
-def result_store_class():
-    """``brainscore_core.results.ResultStore`` or ``None`` while brainscore-core does not provide it."""
-    try:
-        from brainscore_core.results import ResultStore
-    except ImportError:
-        return None
-    return ResultStore
 
 
 def _score_of(row: dict):
@@ -200,11 +182,8 @@ def fill_store(url: str, rows: list[dict]) -> None:
     store.dispose()
 
 
-def store_or_rows(tmp_path: Path, rows: list[dict]) -> dict:
-    """``build_report`` arguments for ``rows``: a real ResultStore filled with ``store.add`` when
-    brainscore-core has one, else the rows themselves (``rows=``)."""
-    if result_store_class() is None:
-        return {"rows": rows}
+def store_arguments(tmp_path: Path, rows: list[dict]) -> dict:
+    """``build_report`` arguments for ``rows``: a real ResultStore filled with ``store.add``."""
     url = f"sqlite:///{tmp_path / 'results.sqlite'}"
     fill_store(url, rows)
     return {"results_url": url}
@@ -223,20 +202,14 @@ def real_store(tmp_path, cowley_raw, kriegeskorte_raw):
     """
     import sys
 
+    import brainscore_vision
     from brainscore_core.children import run_child  # the scoring child dies with this test process
+    from brainscore_core.results import ResultStore
 
-    store_class = result_store_class()
-    if store_class is None:
-        skip_or_fail("brainscore_core.results.ResultStore is not available yet")
-    try:
-        import brainscore_vision
-
-        missing = [b for b in REAL_BENCHMARKS if b not in brainscore_vision.benchmark_registry]
-        missing += [m for m in REAL_MODELS if m not in brainscore_vision.model_registry]
-    except Exception as error:  # registries not importable yet
-        skip_or_fail(f"brainscore_vision registries unavailable ({type(error).__name__}: {error})")
-    if missing:
-        skip_or_fail(f"not registered in entry-point group 'brainscore_vision': {', '.join(missing)}")
+    missing = [b for b in REAL_BENCHMARKS if b not in brainscore_vision.benchmark_registry]
+    missing += [m for m in REAL_MODELS if m not in brainscore_vision.model_registry]
+    if missing:  # the models come from model-tools, which this package's test session installs
+        skip("extra", f"not registered in entry-point group 'brainscore_vision': {', '.join(missing)}")
     url = f"sqlite:///{tmp_path / 'results.sqlite'}"
     command = [sys.executable, "-m", "brainscore_vision", "score", "--results-url", url]
     for model in REAL_MODELS:
@@ -245,10 +218,7 @@ def real_store(tmp_path, cowley_raw, kriegeskorte_raw):
         command += ["--benchmark", benchmark]
     done = run_child(command[1:], capture_output=True, text=True, env=dict(os.environ), timeout=1800)
     if done.returncode == 3:
-        skip_or_fail(f"raw data missing for the real runs: {done.stderr.strip()[-500:]}")
-    if done.returncode != 0 and ("ModuleNotFoundError" in done.stderr or "ImportError" in done.stderr):
-        skip_or_fail("a package the real runs need is not available yet: "
-                     + " | ".join(line for line in done.stderr.splitlines() if "Error" in line)[-600:])
+        skip("data", f"raw data missing for the real runs: {done.stderr.strip()[-500:]}")
     if done.returncode != 0:
         pytest.fail(f"brainscore score failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return url, store_class(url).rows()
+    return url, ResultStore(url).rows()

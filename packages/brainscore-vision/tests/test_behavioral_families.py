@@ -18,6 +18,7 @@ import pytest
 from _behavioral_standins import EXPECTED, STANDINS, StandinModel, serve
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_vision.errors import PublicDataUnavailableError
 
 DEGREES = {"Baker2022": 8.8, "BMD2024": 8, "Lonnqvist2024": 17.70753, "Maniquet2024": 8, "Scialom2024": 8,
@@ -103,7 +104,7 @@ def test_bucket_identifiers_follow_the_catalogue(monkeypatch):
 
 
 def test_offline_the_load_names_identifier_bucket_and_key(monkeypatch, tmp_path):
-    pytest.importorskip("boto3")
+    import_or_skip("boto3", extra="brainscore-vision[test]")
     monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9")  # nothing listens: as offline
     monkeypatch.setenv("BRAINIO_HOME", str(tmp_path))
     with pytest.raises(PublicDataUnavailableError) as raised:

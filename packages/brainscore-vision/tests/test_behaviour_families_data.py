@@ -12,6 +12,7 @@ import pytest
 from _behaviour_standins import STANDINS
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_vision.benchmark_data import data_marker, plugin_data_need
 from brainscore_vision.data_helpers.public_catalogue import load_assembly_by_reference, read_catalogue
 
@@ -60,8 +61,8 @@ def test_catalogues_hold_brainscores_entries_and_register_them(family):
 def test_a_malania_assembly_loads_by_reference(tmp_path, monkeypatch):
     """Brain-Score's key for ``Malania2007.short2`` (``assy_Malania2007_short-2.nc``) on a local S3 server, with the
     test's own bytes and sha1: fetched, verified, read as a PropertyAssembly."""
-    pytest.importorskip("boto3")
-    pytest.importorskip("moto.server")
+    import_or_skip("boto3", extra="brainscore-vision[test]")
+    import_or_skip("moto.server", extra="brainscore-vision[test]")
     import boto3
 
     from brainio.assemblies import PropertyAssembly

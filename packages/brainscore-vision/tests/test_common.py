@@ -6,20 +6,24 @@ Benchmarks are scored with randomnet (the registered model; the images of each s
 test session, shared with the families' own tests through the activations cache); models look at 3 stimuli of
 Kriegeskorte 2008 (aliases of a zoo model are checked under its name); stimulus sets have the files of their first
 ten stimuli checked. Plugins whose data come from Brain-Score's bucket or from unset local folders are skipped with
-the reason (test_public_reference_benchmarks.py, test_newest_families.py and test_laion_fmri.py cover them on a local
-S3 server or synthetic stand-ins)."""
+the reason, under the kind their data need gives (brainscore_vision.testing.NEED_SKIP_KINDS over benchmark_data's
+markers; counted in the run's skip summary; test_public_reference_benchmarks.py, test_newest_families.py and
+test_laion_fmri.py cover them on a local S3 server or synthetic stand-ins)."""
 
 from __future__ import annotations
 
+import json
 import pkgutil
 import re
+from pathlib import Path
 
 import pytest
 
 import brainscore_vision
+from brainio.skipping import SKIP_REASONS, skip
 from brainscore_vision.benchmark_data import data_need, plugin_data_need
 from brainscore_vision.report.aggregate import STANDARD_PARENTS
-from brainscore_vision.testing import KINDS, check_plugins, plugin_checks
+from brainscore_vision.testing import KINDS, NEED_SKIP_KINDS, check_plugins, plugin_checks
 
 #: benchmarks score the battery's default candidate, registered randomnet: the real-data tests of the families
 #: (test_end_to_end, test_geirhos2021, test_marques2020_benchmarks, test_coggan2024, ...) score it too, and the
@@ -30,13 +34,28 @@ CHECKS = plugin_checks()
 @pytest.mark.parametrize("check", CHECKS, ids=str)
 def test_plugin_battery(check, raw_data_dir):
     if check.skip_reason:
-        pytest.skip(check.skip_reason)
+        skip(check.skip_kind, check.skip_reason)
     check()
+
+
+def test_battery_skips_are_what_the_data_need_declares():
+    """A skip's kind comes from the plugin's data need (benchmark_data), never from its identifier; shipped data are
+    never skipped by the battery, and no battery skip is one CI would turn into a failure."""
+    for check in CHECKS:
+        if check.kind in ("data", "stimulus_set", "benchmark"):
+            need, _ = plugin_data_need(check.kind, check.identifier, _MODULES.get((check.kind, check.identifier)))
+            assert check.skip_kind in (None, NEED_SKIP_KINDS.get(need)), (str(check), need, check.skip_kind)
+            assert need != "shipped" or check.skip_kind is None, str(check)
+        assert check.skip_kind is None or not SKIP_REASONS[check.skip_kind].required, str(check)
+        assert (check.skip_kind is None) == (check.skip_reason is None), str(check)
 
 
 def test_every_kind_is_covered():
     covered = {check.kind for check in CHECKS}
     assert covered == set(KINDS), sorted(set(KINDS) - covered)
+
+
+_MODULES = {(info.kind, info.identifier): info.module for kind in KINDS for info in brainscore_vision.list_plugins(kind)}
 
 
 # -- families: the modules that register benchmarks ---------------------------------------------------------------
@@ -76,41 +95,51 @@ def test_family_knows_its_data_and_parents(family):
             benchmark.parent) in ("V1", "behavior"), (identifier, benchmark.parent)
 
 
-#: Brain-Score's registry keys whose benchmark has another ``.identifier`` (e.g. ``Lonnqvist2024_EngineeringAccuracy`` ->
-#: ``Lonnqvist2024-engineering_accuracy``), one pattern a line: only the identifier's difference is checked
-KEYS_WITH_OTHER_IDENTIFIERS = (
-    r"Lonnqvist2024_",
-    r"Scialom2024_",
-)
+def _recorded_identifiers() -> tuple[dict[str, str], set[str]]:
+    """Benchmark identifiers that Brain-Score's own code reported in the recorded references (``tests/data/*.json``):
+    by registry key where a file keys them so, and all of them."""
+    by_key: dict[str, str] = {}
+    every: set[str] = set()
 
-#: registry keys whose benchmark carries another identifier, as in Brain-Score's code (one line per family)
-IDENTIFIER_OF_KEY = (
-    (r"Cadena2017-mask$", lambda match: "tolias.Cadena2017-mask"),
-    (r"Igustibagus2024\.IT_readout-accuracy$", lambda match: "Igustibagus2024-IT_accuracy"),
-    (r"Malania2007\.(\w+)-threshold_elevation$", lambda match: f"Malania2007.{match[1]}"),
-    (r"Islam2021-(shape|texture)_(v1|v2|v4|it)_dimensionality$",
-     lambda match: f"Islam2021-{match[2].upper()}_{match[1]}_dimensionality"),
-    (r"ObjectNet-top1$", lambda match: "BarbuMayo2019-top1"),
-)
+    def walk(node, key=None):
+        if isinstance(node, dict):
+            if isinstance(node.get("identifier"), str):
+                every.add(node["identifier"])
+                if key is not None:
+                    by_key[key] = node["identifier"]
+            for child_key, child in node.items():
+                walk(child, child_key)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
 
-
-def _identifier_of_key(key: str) -> str:
-    for pattern, identifier in IDENTIFIER_OF_KEY:
-        match = re.match(pattern, key)
-        if match:
-            return identifier(match)
-    return key
+    for path in sorted((Path(__file__).parent / "data").glob("*.json")):
+        walk(json.loads(path.read_text()))
+    return by_key, every
 
 
-@pytest.mark.parametrize("identifier", [info.identifier for info in OWN_BENCHMARKS if data_need(info.identifier)[0] in (
-    "network", "local", "network+local", "credentials", "private") and not info.identifier.startswith(("MajajHong", "FreemanZiemba",
-                                                                            "Rajalingham"))])
+RECORDED_BY_KEY, RECORDED_IDENTIFIERS = _recorded_identifiers()
+
+
+def _same_family(key: str, identifier: str) -> bool:
+    """Brain-Score's benchmarks may carry another identifier than their registry key (``MajajHong2015public.IT-pls`` ->
+    ``MajajHong2015.IT.public-pls``), always naming the same study (the author-year stem of the key)."""
+    stem = re.match(r"[A-Za-z]+\d{4}", key)
+    return stem is not None and stem[0] in identifier
+
+
+@pytest.mark.parametrize("identifier", [check.identifier for check in CHECKS
+                                        if check.kind == "benchmark" and check.skip_kind is not None])
 def test_benchmarks_the_battery_skips_build_offline(identifier):
     """Benchmarks on data the battery cannot reach are built without reading anything (their data load on first
-    use); the public-reference ones read their bucket's catalogue when built (test_public_reference_benchmarks.py)."""
+    use). Their identifier is the registry key, or the one Brain-Score's code reported for that key where a recorded
+    reference has it, or (Brain-Score's renames) one of the same study or recorded from Brain-Score's code."""
     benchmark = brainscore_vision.load_benchmark(identifier)
-    assert benchmark.identifier == _identifier_of_key(identifier) or any(
-        re.match(key, identifier) for key in KEYS_WITH_OTHER_IDENTIFIERS)
+    if identifier in RECORDED_BY_KEY:
+        assert benchmark.identifier == RECORDED_BY_KEY[identifier]
+    else:
+        assert benchmark.identifier == identifier or _same_family(identifier, benchmark.identifier) or \
+            benchmark.identifier in RECORDED_IDENTIFIERS, (identifier, benchmark.identifier)
     assert benchmark.bibtex and benchmark.bibtex.lstrip().startswith("@")
     assert isinstance(benchmark.version, int) and callable(benchmark)
 
@@ -141,7 +170,8 @@ def test_check_plugins_lists_every_failure(monkeypatch):
 
     planted = [PluginCheck("metric", "good", "mine", _run=lambda: None),
                PluginCheck("benchmark", "bad.IT-pls", "mine", _run=fails("ceiling changed between two reads")),
-               PluginCheck("data", "remote", "mine", skip_reason="its data come from Brain-Score's public bucket"),
+               PluginCheck("data", "remote", "mine", skip_kind="network",
+                           skip_reason="its data come from Brain-Score's public bucket"),
                PluginCheck("model", "broken", "mine", _run=fails("IT: responses are not finite"))]
     monkeypatch.setattr(battery, "plugin_checks", lambda *args, **kwargs: planted)
     with pytest.raises(AssertionError) as error:
@@ -151,7 +181,7 @@ def test_check_plugins_lists_every_failure(monkeypatch):
         "model:broken: AssertionError: IT: responses are not finite"]
     monkeypatch.setattr(battery, "plugin_checks", lambda *args, **kwargs: planted[:3:2])
     assert check_plugins("mine") == {"metric:good": "passed",
-                                     "data:remote": "skipped: its data come from Brain-Score's public bucket"}
+                                     "data:remote": "skipped: [network] its data come from Brain-Score's public bucket"}
     monkeypatch.setattr(battery, "plugin_checks", lambda *args, **kwargs: [])
     with pytest.raises(AssertionError, match="no plugin of distribution 'not-installed'"):
         check_plugins("not-installed")

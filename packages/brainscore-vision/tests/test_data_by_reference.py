@@ -12,6 +12,7 @@ import zipfile
 import pytest
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_vision import benchmark_data
 from brainscore_vision.data_helpers.public_catalogue import (
     CredentialsRequiredError,
@@ -45,8 +46,8 @@ def _catalogue_file(tmp_path, **extra):
 
 @pytest.fixture(scope="module")
 def private_bucket():
-    pytest.importorskip("boto3")
-    pytest.importorskip("moto.server")
+    import_or_skip("boto3", extra="brainscore-vision[test]")
+    import_or_skip("moto.server", extra="brainscore-vision[test]")
     import boto3
 
     from brainio.testing import local_private_s3_server

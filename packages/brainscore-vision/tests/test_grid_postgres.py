@@ -19,10 +19,11 @@ from collections import Counter
 import pytest
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_core.benchmarks import score_benchmark
 from brainscore_core.results import ResultStore
 
-pytest.importorskip("distributed")
+import_or_skip("distributed", extra="brainscore-vision[test]")
 
 MODEL = "pixels"  # the cheapest model and benchmarks (24 images): the grid's cost is the cluster, not the scoring
 BENCHMARKS = [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT")]

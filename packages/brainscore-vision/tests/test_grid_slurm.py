@@ -32,9 +32,10 @@ from pathlib import Path
 import pytest
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_core.results import ResultStore
 
-pytest.importorskip("dask_jobqueue")
+import_or_skip("dask_jobqueue", extra="brainscore-vision[slurm] (nox -s slurm)", kind="opt-in")
 
 BENCHMARKS = [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V4", "IT")]
 MODELS = ["pixels", "randomnet", "pixels-slow"]

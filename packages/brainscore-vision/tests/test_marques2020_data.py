@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
-from conftest import require_dir
 from PIL import Image
 
 import brainscore_vision
+from brainio.skipping import require_path
 from brainscore_vision.data.marques2020 import (
     StimuliUnavailableError,
     UnknownPropertyError,
@@ -45,7 +45,7 @@ from brainscore_vision.utils import LazyLoad, resolve
 
 @pytest.fixture(scope="session")
 def marques_raw(raw_data_dir) -> Path:
-    return require_dir(raw_data_dir / "marques2020", "Marques 2020 raw data")
+    return require_path(raw_data_dir / "marques2020", "Marques 2020 raw data")
 
 
 def grating(size_px=256, degrees=8.0, **parameters):

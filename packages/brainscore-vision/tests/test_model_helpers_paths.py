@@ -10,6 +10,8 @@ import textwrap
 
 import pytest
 
+from brainio.skipping import skip_if
+
 MODULES = ["activations", "activations.pytorch", "activations.core", "brain_transformation",
            "brain_transformation.behavior", "check_submission", "check_submission.check_models", "utils"]
 
@@ -54,7 +56,8 @@ def test_importing_brainscore_vision_never_imports_model_tools():
     assert result.returncode == 0 and result.stdout.strip() == "False", result.stderr
 
 
-@pytest.mark.skipif(importlib.util.find_spec("model_tools") is None, reason="model-tools is not installed")
+@skip_if(importlib.util.find_spec("model_tools") is None, "extra",
+         "model-tools is not installed (this package's test session installs it)")
 @pytest.mark.parametrize("name", MODULES)
 def test_each_path_is_the_model_tools_module_itself(name):
     module = importlib.import_module(f"brainscore_vision.model_helpers.{name}")
@@ -62,7 +65,8 @@ def test_each_path_is_the_model_tools_module_itself(name):
     assert module.__spec__.name == f"model_tools.compat.{name}"  # the import machinery's spec was given back
 
 
-@pytest.mark.skipif(importlib.util.find_spec("model_tools") is None, reason="model-tools is not installed")
+@skip_if(importlib.util.find_spec("model_tools") is None, "extra",
+         "model-tools is not installed (this package's test session installs it)")
 def test_brainscore_names_are_model_tools_classes():
     from brainscore_vision.model_helpers.activations import PytorchWrapper as from_package
     from brainscore_vision.model_helpers.activations.pytorch import PytorchWrapper, load_preprocess_images

@@ -248,7 +248,6 @@ def test_kar2019_is_nan_for_a_model_without_time(stand_in, time_bins):
     assert looked == [1]
 
 
-@pytest.mark.skipif("mask" not in REFERENCE["cadena2017"], reason="no TensorFlow reference recorded")
 def test_cadena2017_mask_equals_brainscore(stand_in):
     """Brain-Score's mask regression trains in TensorFlow (float32, its initial weights from numpy's global generator,
     seeded 0 in the reference run); ours reproduces that training in numpy: the reference numbers come from
@@ -265,7 +264,6 @@ def test_cadena2017_mask_equals_brainscore(stand_in):
     assert float(score) == pytest.approx(expected["score"], abs=1e-5)
 
 
-@pytest.mark.skipif("score" not in REFERENCE.get("kar2019", {}), reason="no TensorFlow reference recorded")
 def test_kar2019_temporal_model_equals_brainscore(stand_in):
     """A temporal model (its object signal rises at an image-specific time) is scored per bin; Brain-Score's softmax
     read-outs train in TensorFlow (reference with tensorflow-cpu 2.21.0), ours in numpy (brainscore-metrics' ``ost``

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_vision.data_helpers.public_catalogue import (
     CredentialsRequiredError,
     load_assembly_by_reference,
@@ -54,8 +55,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::brainscore_core.errors.PluginOv
 
 @pytest.fixture(scope="module")
 def private_bucket(tmp_path_factory):
-    pytest.importorskip("boto3")
-    pytest.importorskip("moto.server")
+    import_or_skip("boto3", extra="brainscore-vision[test]")
+    import_or_skip("moto.server", extra="brainscore-vision[test]")
     import boto3
 
     from brainio.testing import local_private_s3_server

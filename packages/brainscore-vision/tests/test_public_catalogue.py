@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from brainio.skipping import import_or_skip
 from brainscore_vision.data_helpers.public_catalogue import (
     PublicDataUnavailableError,
     catalogue,
@@ -16,8 +17,8 @@ from brainscore_vision.data_helpers.public_catalogue import (
     load_stimulus_set_by_reference,
 )
 
-pytest.importorskip("boto3")
-pytest.importorskip("moto.server")
+import_or_skip("boto3", extra="brainscore-vision[test]")
+import_or_skip("moto.server", extra="brainscore-vision[test]")
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import brainscore_vision
+from brainio.skipping import import_or_skip
 from brainscore_vision.data_helpers import public_catalogue
 
 
@@ -65,8 +66,8 @@ def _stimulus_files(ids):
 
 
 def test_majajhong_data_flow_on_a_local_s3_server(tmp_path, monkeypatch):
-    pytest.importorskip("boto3")
-    pytest.importorskip("moto.server")
+    import_or_skip("boto3", extra="brainscore-vision[test]")
+    import_or_skip("moto.server", extra="brainscore-vision[test]")
     import boto3
 
     from brainio.netcdf import write_netcdf

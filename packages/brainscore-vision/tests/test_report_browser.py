@@ -19,7 +19,7 @@ from report_fixtures import (
     chrome,
     real_store,
     realistic_rows,
-    store_or_rows,
+    store_arguments,
 )
 
 from brainscore_vision.report import build_report
@@ -89,7 +89,7 @@ def _severe_console_errors(driver) -> list[str]:
 
 def test_leaderboard_in_chromium_sorts_toggles_and_links_to_benchmark_pages(chrome, tmp_path):
     rows = realistic_rows()
-    site = build_report(tmp_path / "report", use_plugins=False, **store_or_rows(tmp_path, rows))
+    site = build_report(tmp_path / "report", use_plugins=False, **store_arguments(tmp_path, rows))
     chrome.get((site / "index.html").as_uri())
     assert chrome.find_element(_by("TAG_NAME"), "h1").text == "Brain-Score leaderboard"
     assert _severe_console_errors(chrome) == []

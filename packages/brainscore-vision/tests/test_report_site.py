@@ -13,7 +13,7 @@ from report_fixtures import (
     make_row,
     realistic_rows,
     site_pages,
-    store_or_rows,
+    store_arguments,
     tag_attributes,
 )
 
@@ -28,7 +28,7 @@ def _build(tmp_path, rows, name="site", **kwargs):
     stores.mkdir(exist_ok=True)
     store = stores / f"{name}-{len(list(stores.iterdir()))}"
     store.mkdir()
-    return build_report(tmp_path / name, **store_or_rows(store, rows), **kwargs)
+    return build_report(tmp_path / name, **store_arguments(store, rows), **kwargs)
 
 
 def _text(path: Path) -> str:
@@ -236,9 +236,7 @@ def test_nan_free_numbers_match_rows(tmp_path):
 def test_brainscore_report_command_writes_the_site(tmp_path, capsys):
     from brainscore_vision.cli import main
 
-    arguments = store_or_rows(tmp_path, realistic_rows())
-    if "results_url" not in arguments:
-        pytest.skip("brainscore_core.results.ResultStore is not available")
+    arguments = store_arguments(tmp_path, realistic_rows())
     status = main(["report", "--out", str(tmp_path / "cli-site"), "--results-url", arguments["results_url"]])
     assert status == 0 and "report written to" in capsys.readouterr().out
     index = _text(tmp_path / "cli-site" / "index.html")

@@ -8,6 +8,8 @@ import textwrap
 import pytest
 from throwaway_distribution import install_in_new_venv, run
 
+from brainio.skipping import import_or_skip
+
 # The template of the neural-benchmark tutorial, unchanged (two modules of the plugin package).
 TEMPLATE_INIT = '''\
 from brainscore_vision import benchmark_registry
@@ -110,7 +112,7 @@ print('score', float(score), 'ceiling', float(score.attrs['ceiling']))
 
 @pytest.mark.slow
 def test_quick_start_template_as_separate_pip_package(tmp_path):
-    pytest.importorskip("hatchling", reason="building the plugin wheel needs hatchling (test extra)")
+    import_or_skip("hatchling", extra="brainscore-vision[test]")  # builds the plugin wheel
     python = install_in_new_venv(tmp_path, {"pyproject.toml": PYPROJECT, "yourbenchmark/__init__.py": TEMPLATE_INIT,
                                             "yourbenchmark/benchmark.py": TEMPLATE_BENCHMARK,
                                             "yourdataset/__init__.py": DATA_INIT})

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from throwaway_distribution import install_in_new_venv, run
 
+from brainio.skipping import import_or_skip
+
 PYPROJECT = """\
 [build-system]
 requires = ["hatchling"]
@@ -86,7 +88,7 @@ print(json.dumps({"source": data_source(), "equal": bool(np.array_equal(local.va
 
 @pytest.fixture(scope="module")
 def store_venv(tmp_path_factory):
-    pytest.importorskip("hatchling", reason="building the store wheel needs hatchling (test extra)")
+    import_or_skip("hatchling", extra="brainscore-vision[test]")  # builds the store wheel
     return install_in_new_venv(tmp_path_factory.mktemp("throwaway_store"),
                                {"pyproject.toml": PYPROJECT, "throwaway_store/__init__.py": STORE})
 

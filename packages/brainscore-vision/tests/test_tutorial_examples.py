@@ -23,6 +23,8 @@ sys.path.insert(0, str(HERE / "tutorial_examples"))
 from extract import TUTORIALS, extract_examples  # noqa: E402
 from fills import FILLS  # noqa: E402
 
+from brainio.skipping import SKIP_REASONS, skip  # noqa: E402
+
 REFERENCE = HERE.parents[2].parent / "shared" / "reference"
 
 
@@ -38,10 +40,7 @@ IDS = list(EXAMPLES) or ["<reference tutorials absent>"]
 
 def _require_reference():
     if not EXAMPLES:
-        message = f"Brain-Score's tutorials not found in {REFERENCE}"
-        if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        skip("data", f"Brain-Score's tutorials not found in {REFERENCE}")
 
 
 def _legacy_installed() -> bool:
@@ -83,14 +82,21 @@ def test_tutorial_example_runs(identifier, outcomes):
     _require_reference()
     fill = FILLS[identifier]
     if fill.legacy and not _legacy_installed():
-        pytest.skip("a 1.x example: needs brainscore-legacy (pip install ./packages/brainscore-legacy)")
+        skip("extra", "a 1.x example: needs brainscore-legacy (pip install ./packages/brainscore-legacy; this "
+                      "package's test session installs it)")
     outcome = outcomes[identifier]
     assert outcome.returncode == 0, f"{identifier} (line {EXAMPLES[identifier].line}) failed:\n{outcome.output}"
     if fill.data_step:  # the benchmark is registered here: the reader's next step stops at its data, in one line
         lines = [line for line in outcome.output.splitlines() if line.startswith("DATA STEP: ")]
         assert lines and "not registered" not in outcome.output, outcome.output
     if fill.needs:
-        pytest.skip(f"ran up to where it needs {fill.needs}" + (f"; {lines[0]}" if fill.data_step else ""))
+        skip(fill.needs_kind, f"ran up to where it needs {fill.needs}" + (f"; {lines[0]}" if fill.data_step else ""))
+
+
+def test_what_an_example_needs_is_an_allowed_skip():
+    """An example may stop short only for what no CI machine has (the network, credentials, what is never made)."""
+    kinds = {identifier: fill.needs_kind for identifier, fill in FILLS.items() if fill.needs}
+    assert kinds and all(kind in SKIP_REASONS and not SKIP_REASONS[kind].required for kind in kinds.values()), kinds
 
 
 def test_readme_lists_every_example():

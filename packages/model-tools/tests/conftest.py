@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from brainio.skipping import require_path
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -18,14 +20,11 @@ def raw_data_path() -> Path:
 
 
 def require_data(*relative: str) -> Path:
-    """The raw-data folder if it holds ``relative`` paths; skip (or fail under BRAINSCORE_REQUIRE_DATA=1)."""
-    root = raw_data_path()
-    missing = [path for path in relative if not (root / path).exists()]
-    if missing:
-        message = f"real data missing under {root}: {missing} (set BRAINSCORE_RAW_DATA)"
-        if os.environ.get("BRAINSCORE_REQUIRE_DATA") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+    """The raw-data folder if it holds ``relative`` paths; skip (kind 'data'; a failure under
+    BRAINSCORE_REQUIRE_DATA=1)."""
+    root = require_path(raw_data_path(), "real data")
+    for path in relative:
+        require_path(root / path, f"real data {path!r}")
     return root
 
 

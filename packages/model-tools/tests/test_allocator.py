@@ -7,12 +7,11 @@ import os
 import subprocess
 import sys
 
-import pytest
-
+from brainio.skipping import skip_if
 from model_tools.activations import allocator
 from model_tools.activations.allocator import freed_memory_reused, reuse_enabled
 
-glibc_only = pytest.mark.skipif(allocator._glibc() is None, reason="needs glibc malloc")
+glibc_only = skip_if(allocator._glibc() is None, "machine", "needs glibc malloc")
 
 _FAULTS = """
 import ctypes, json, resource

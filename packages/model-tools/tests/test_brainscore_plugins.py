@@ -35,6 +35,8 @@ from brainscore_style_plugins import (
 )
 from conftest import require_data
 
+from brainio.skipping import import_or_skip
+
 pytestmark = pytest.mark.slow
 
 KRIEGESKORTE = "Kriegeskorte2008.hIT-rdm"
@@ -66,8 +68,8 @@ def raw_data():
 @pytest.fixture(scope="module")
 def s3_checkpoint(tmp_path_factory):
     """A versioned bucket on a moto server holding ``network(S3_SEED)``'s state dict; boto3 pointed at it."""
-    pytest.importorskip("boto3", reason="boto3 is needed for the S3 checkpoint (brainio[s3])")
-    pytest.importorskip("moto.server", reason="moto[server] is needed for the S3 checkpoint")
+    import_or_skip("boto3", extra="model-tools[test]")
+    import_or_skip("moto.server", extra="model-tools[test]")
     import boto3
     import torch
 

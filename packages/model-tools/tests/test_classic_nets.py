@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 import torch
 
+from brainio.skipping import import_or_skip
 from model_tools.zoo import classic_models
 from model_tools.zoo.classic_models import SPECS, build_module
 
@@ -89,7 +90,7 @@ def test_alias_keeps_the_requested_identifier():
 @pytest.mark.torchvision
 def test_outputs_equal_torchvision_on_the_same_weights():
     """Opt-in (``nox -s torchvision``): logits and every recorded layer equal torchvision's."""
-    pytest.importorskip("torchvision", exc_type=ImportError)
+    import_or_skip("torchvision", extra="model-tools[torchvision] (nox -s torchvision)", kind="opt-in")
     import importlib.util
     import sys
 

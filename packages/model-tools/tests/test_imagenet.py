@@ -11,6 +11,7 @@ import pytest
 import torch
 from torch import nn
 
+from brainio.skipping import import_or_skip
 from model_tools.activations import ActivationsExtractor, ImagePreprocessing
 from model_tools.brain_transformation import ModelCommitment, imagenet_class_table, imagenet_synsets
 from model_tools.errors import MissingLabelsError
@@ -35,7 +36,7 @@ def test_table_has_the_1000_sorted_unique_synsets():
 
 
 def test_table_ships_in_the_wheel(tmp_path):
-    builders = pytest.importorskip("hatchling.builders.wheel", reason="hatchling builds the wheel")
+    builders = import_or_skip("hatchling.builders.wheel", extra="model-tools[test]")
     root = Path(__file__).resolve().parents[1]
     (wheel,) = builders.WheelBuilder(str(root)).build(directory=str(tmp_path), versions=["standard"])
     with zipfile.ZipFile(wheel) as archive:

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch  # a dependency of model-tools: no skip
 
-torch = pytest.importorskip("torch")
-
-from model_tools.activations import ActivationsExtractor  # noqa: E402
-from model_tools.activations.microsaccades import microsaccade_shift, microsaccades, shift_images  # noqa: E402
-from model_tools.activations.pytorch import load_preprocess_images  # noqa: E402
-from model_tools.brain_transformation import ModelCommitment  # noqa: E402
+from model_tools.activations import ActivationsExtractor
+from model_tools.activations.microsaccades import microsaccade_shift, microsaccades, shift_images
+from model_tools.activations.pytorch import load_preprocess_images
+from model_tools.brain_transformation import ModelCommitment
 
 HERE = Path(__file__).resolve().parent
 EXPECTED = json.loads((HERE / "data" / "reference_microsaccades.json").read_text())

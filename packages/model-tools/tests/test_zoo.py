@@ -13,6 +13,7 @@ import pytest
 import torch
 from PIL import Image
 
+from brainio.skipping import skip_if
 from model_tools.zoo import plugin
 from model_tools.zoo.pixels import pixels
 from model_tools.zoo.randomnet import REGION_LAYER_MAP, build_randomnet, randomnet
@@ -114,8 +115,8 @@ def _torchvision_importable() -> bool:
     return True
 
 
-requires_torchvision = pytest.mark.skipif(not _torchvision_importable(),
-                                          reason="torchvision is not importable (opt-in: nox -s torchvision)")
+requires_torchvision = skip_if(not _torchvision_importable(), "opt-in",
+                               "torchvision is not importable (opt-in: nox -s torchvision)")
 
 
 @pytest.mark.torchvision

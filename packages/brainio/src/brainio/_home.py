@@ -9,6 +9,11 @@ other setting. The public names are in :mod:`brainio.settings`.
   compressed size, default :data:`DEFAULT_ARCHIVE_MAX_RATIO`.
 
 A limit that is unset, blank or not a positive number is the default; ``inf`` switches the limit off.
+
+Flags (:func:`env_flag`) have one truth rule for every package (brainscore-core's ``config.env_flag`` is this
+function): ``1/true/yes/on`` are true, ``0/false/no/off`` and the empty string false, in any case and with spaces
+around; any other word is the flag's default. brainio reads one flag of its own, ``BRAINSCORE_REQUIRE_DATA``
+(:func:`data_required`, for :mod:`brainio.skipping`).
 """
 
 from __future__ import annotations
@@ -17,8 +22,13 @@ import math
 import os
 from pathlib import Path
 
-__all__ = ["DEFAULT_ARCHIVE_MAX_GB", "DEFAULT_ARCHIVE_MAX_RATIO", "archive_max_bytes", "archive_max_ratio",
-           "cache_home"]
+__all__ = ["DEFAULT_ARCHIVE_MAX_GB", "DEFAULT_ARCHIVE_MAX_RATIO", "FALSE_WORDS", "REQUIRE_DATA_ENV", "TRUE_WORDS",
+           "archive_max_bytes", "archive_max_ratio", "cache_home", "data_required", "env_flag"]
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+REQUIRE_DATA_ENV = "BRAINSCORE_REQUIRE_DATA"
+"""The flag CI sets: a test that would skip for a reason CI provides (data, a test extra, a local server) fails."""
 
 DEFAULT_ARCHIVE_MAX_GB = 64.0
 """Largest total a stimulus archive may expand to, GiB: above Brain-Score's largest published stimulus set, far below
@@ -50,3 +60,22 @@ def archive_max_bytes() -> float:
 def archive_max_ratio() -> float:
     """``$BRAINIO_ARCHIVE_MAX_RATIO`` (default 100); ``inf`` when switched off."""
     return _positive("BRAINIO_ARCHIVE_MAX_RATIO", DEFAULT_ARCHIVE_MAX_RATIO)
+
+
+def env_flag(name: str, default: bool = False) -> bool:
+    """The boolean value of environment variable ``name`` (the truth rule in the module docstring); ``default`` when
+    unset or not a recognised word."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    value = value.strip().lower()
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    return default
+
+
+def data_required() -> bool:
+    """``$BRAINSCORE_REQUIRE_DATA`` as a flag (default False)."""
+    return env_flag(REQUIRE_DATA_ENV, default=False)

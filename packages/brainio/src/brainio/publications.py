@@ -41,6 +41,9 @@ def published_settings() -> list[dict]:
          "default": f"{_home.DEFAULT_ARCHIVE_MAX_RATIO:g}",
          "description": "most an archive, or a member of 1 MiB or more, may expand relative to its compressed size",
          "value": _home.archive_max_ratio},
+        {"name": "require_data", "variables": (_home.REQUIRE_DATA_ENV,), "default": "off",
+         "description": "tests: a skip of a kind CI provides (data, extra, service) or not through brainio.skipping "
+                        "fails (a flag)", "value": _home.data_required},
         {"name": "s3_endpoint", "variables": ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"), "default": "AWS",
          "description": "the S3 endpoint of S3Store (boto3's own variables)", "value": _endpoint},
     ]

@@ -23,7 +23,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["AUTOLOAD_ENV", "FALSE_WORDS", "INSTALL_DEPENDENCIES_ENV", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV",
+from brainio.settings import FALSE_WORDS, TRUE_WORDS
+from brainio.settings import env_flag as _brainio_env_flag
+
+__all__ = ["AUTOLOAD_ENV", "INSTALL_DEPENDENCIES_ENV", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV",
            "RESULTS_URL_ENV", "SETTINGS_ENV", "WEIGHT_FOLDER_ENV", "brainscore_home", "caching_enabled",
            "child_environment", "env_flag", "env_path", "env_text", "install_advice_enabled", "option",
            "pip_constraint", "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "read_settings",
@@ -36,10 +39,9 @@ INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
 WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
 SETTINGS_ENV = "BRAINSCORE_SETTINGS"
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-FALSE_WORDS = frozenset(_FALSE)
-"""The words (lower case, stripped) a flag reads as false; the empty string is one of them."""
+# one truth rule for every package's flags, kept in brainio (below this package)
+_TRUE = TRUE_WORDS
+_FALSE = FALSE_WORDS
 
 OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None}
 """Options set by :func:`set_options`; None means: ask the environment. Options of other packages (published with their
@@ -47,17 +49,9 @@ settings, e.g. model-tools' ``cache_notice_gb``) join it while they are set."""
 
 
 def env_flag(name: str, default: bool = False) -> bool:
-    """The boolean value of environment variable ``name`` (see the module docstring); ``default`` when unset or
-    not a recognised word."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    value = value.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    return default
+    """The boolean value of environment variable ``name`` (see the module docstring; the rule is
+    :func:`brainio.settings.env_flag`'s); ``default`` when unset or not a recognised word."""
+    return _brainio_env_flag(name, default)
 
 
 def env_text(name: str) -> str | None:

@@ -10,7 +10,9 @@ one call::
         check_plugins("my-brainscore-plugin")     # the distribution name in your pyproject.toml
 
 or, one test per plugin, ``@pytest.mark.parametrize("check", plugin_checks("my-brainscore-plugin"), ids=str)`` and
-``check()`` in the test (``pytest.skip(check.skip_reason)`` first where it is set).
+``check()`` in the test (first, where ``check.skip_reason`` is set, ``brainio.skipping.skip(check.skip_kind,
+check.skip_reason)``: the skip is then counted under its kind, and fails under ``BRAINSCORE_REQUIRE_DATA=1`` when the
+kind is one CI provides).
 
 What each kind is checked with:
 
@@ -27,11 +29,14 @@ kind              check
 ``stimulus_set``  the same, on the loaded stimulus set (the files of its first ten stimuli)
 ================  ===================================================================================================
 
-Skipped, with the reason: plugins whose data come from Brain-Score's public bucket (the battery runs offline) or
-from a local folder that is not set (:mod:`brainscore_vision.benchmark_data`), and models whose factory says they
-cannot run here (``availability()``, e.g. pretrained weights not downloaded) or that are another name of a registered
-model (``alias_of``: checked under that name). Benchmarks whose stimuli cannot be had
-are checked without scoring.
+Skipped, with the reason and a kind of :data:`brainio.skipping.SKIP_REASONS` derived from the plugin's data need
+(:func:`brainscore_vision.benchmark_data.plugin_data_need`, through :data:`NEED_SKIP_KINDS`): Brain-Score's public
+bucket (``network``: the battery runs offline), its private or unconfirmed files (``credentials``), a local folder
+that is not set (``local-data``), stimuli that cannot be had (``unavailable``). Models are skipped when their factory
+says they cannot run here (``availability()``: weights not downloaded, ``network``; a module of an opt-in extra
+missing, ``opt-in``) or when they are another name of a registered model (``alias_of``, ``covered``: checked under
+that name). Shipped data never skip here: without them the check fails (or skips as ``data`` in the test's
+fixture). Benchmarks whose stimuli cannot be had are checked without scoring.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["KINDS", "PluginCheck", "check_plugins", "plugin_checks"]
+__all__ = ["KINDS", "NEED_SKIP_KINDS", "PluginCheck", "check_plugins", "plugin_checks"]
 
 #: the registry kinds the battery covers, in the order it runs them
 KINDS = ("metric", "ceiling", "data", "stimulus_set", "model", "benchmark")
@@ -50,18 +55,27 @@ _NEEDS = {"network": "its data come from Brain-Score's public bucket, and the ba
                          "runs offline",
           "private": "its data are Brain-Score's private files: they need Brain-Score credentials, and the battery "
                      "runs offline"}
+#: a data need (:mod:`brainscore_vision.benchmark_data`) -> the kind of skip it gives (brainio.skipping.SKIP_REASONS);
+#: ``shipped`` and ``?`` (a third party's plugin) run
+NEED_SKIP_KINDS = {"network": "network", "network+local": "network", "credentials": "credentials",
+                   "private": "credentials", "local": "local-data", "unavailable": "unavailable"}
+#: a model's ``availability()`` state -> its kind of skip; any other state that is not ready: ``opt-in`` (a module the
+#: battery cannot install, e.g. torchvision)
+_AVAILABILITY_SKIP_KINDS = {"needs weights": "network"}
 
 
 @dataclass(frozen=True)
 class PluginCheck:
     """One check of the battery: ``check()`` runs it (raising AssertionError or the metric battery's error naming the
-    plugin and the failed check); ``skip_reason`` says why it cannot run here (then ``check()`` does nothing)."""
+    plugin and the failed check); ``skip_reason`` says why it cannot run here (then ``check()`` does nothing) and
+    ``skip_kind`` its kind of :data:`brainio.skipping.SKIP_REASONS`."""
 
     kind: str
     identifier: str
     distribution: str | None
     skip_reason: str | None = None
     note: str | None = None
+    skip_kind: str | None = None
     _run: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def __call__(self) -> None:
@@ -88,18 +102,19 @@ def _model_maker(model: str | Callable[[], Any]) -> Callable[[], Any]:
     return (lambda: brainscore_vision.load_model(model)) if isinstance(model, str) else model
 
 
-def _data_skip(kind: str, identifier: str, module: str | None) -> str | None:
+def _data_skip(kind: str, identifier: str, module: str | None) -> tuple[str, str] | None:
+    """(skip kind, reason) from the plugin's data need, or None when its check runs."""
     from brainscore_vision.benchmark_data import plugin_data_need
     from brainscore_vision.data_helpers.local_data import LOCAL_FOLDERS, local_folder_status
 
     need, folder = plugin_data_need(kind, identifier, module)
     if need in _NEEDS:
-        return _NEEDS[need]
+        return NEED_SKIP_KINDS[need], _NEEDS[need]
     if need == "local" and folder is not None and not local_folder_status(folder)[0]:
         spec = LOCAL_FOLDERS[folder]
-        return f"needs {spec.what} from a local folder, and {spec.variable} is not set to one"
+        return NEED_SKIP_KINDS[need], f"needs {spec.what} from a local folder, and {spec.variable} is not set to one"
     if need == "unavailable" and kind == "stimulus_set":
-        return "its images cannot be had (the load raises a one-line error saying so)"
+        return NEED_SKIP_KINDS[need], "its images cannot be had (the load raises a one-line error saying so)"
     return None
 
 
@@ -116,7 +131,7 @@ def _check_for(info: Any, *, model: str | Callable[[], Any], stimuli: Callable[[
         return PluginCheck(**base, _run=lambda: check_registered_metric(identifier, registry[identifier]))
     skip = _data_skip(kind, identifier, info.module)
     if skip:
-        return PluginCheck(**base, skip_reason=skip)
+        return PluginCheck(**base, skip_kind=skip[0], skip_reason=skip[1])
     if kind == "data":
         return PluginCheck(**base, _run=lambda: core_testing.check_data_plugin(
             identifier, brainscore_vision.load_dataset(identifier)))
@@ -127,14 +142,16 @@ def _check_for(info: Any, *, model: str | Callable[[], Any], stimuli: Callable[[
         factory = brainscore_vision.model_registry[identifier]
         alias_of = getattr(factory, "alias_of", None)
         if isinstance(alias_of, str) and alias_of in brainscore_vision.model_registry:
-            return PluginCheck(**base, skip_reason=f"another name of {alias_of!r} (the same network), checked there")
+            return PluginCheck(**base, skip_kind="covered",
+                               skip_reason=f"another name of {alias_of!r} (the same network), checked there")
         availability = getattr(factory, "availability", None)
         if callable(availability):
             state, hint = availability()
             if state != "ready":
-                return PluginCheck(**base, skip_reason=f"{state}: {hint}")
+                return PluginCheck(**base, skip_kind=_AVAILABILITY_SKIP_KINDS.get(state, "opt-in"),
+                                   skip_reason=f"{state}: {hint}")
             if "downloaded on first use" in hint:  # ready, but its weights would be fetched now
-                return PluginCheck(**base, skip_reason=f"{hint}, and the battery runs offline")
+                return PluginCheck(**base, skip_kind="network", skip_reason=f"{hint}, and the battery runs offline")
         return PluginCheck(**base, _run=lambda: core_testing.check_brain_model(
             brainscore_vision.load_model(identifier), stimuli()))
     from brainscore_vision.benchmark_data import data_need
@@ -173,7 +190,7 @@ def plugin_checks(distribution: str | Iterable[str] | None = None, *, kinds: Ite
 
 def check_plugins(distribution: str | Iterable[str] | None = None, **kwargs: Any) -> dict[str, str]:
     """Run every check of :func:`plugin_checks` (same arguments) and return ``{'kind:identifier': outcome}``
-    (``'passed'``, ``'passed (note)'`` or ``'skipped: reason'``).
+    (``'passed'``, ``'passed (note)'`` or ``'skipped: [kind] reason'``).
 
     Raises
     ------
@@ -186,7 +203,7 @@ def check_plugins(distribution: str | Iterable[str] | None = None, **kwargs: Any
     outcomes, failures = {}, []
     for check in checks:
         if check.skip_reason:
-            outcomes[str(check)] = f"skipped: {check.skip_reason}"
+            outcomes[str(check)] = f"skipped: [{check.skip_kind}] {check.skip_reason}"
             continue
         try:
             check()

@@ -8,7 +8,9 @@ is a plugin folder the files it goes into. The substitutions are small and each 
 
 ``needs`` marks an example whose purpose needs something offline machines cannot have here: Brain-Score's S3 data
 (private, or public but behind the network), trained weights, or 1.x's pickled caches. Such an example still runs up
-to that point (``until``: the first line that needs it), and the test skips with the reason.
+to that point (``until``: the first line that needs it), and the test skips with the reason, whose kind of
+:data:`brainio.skipping.SKIP_REASONS` is ``needs_kind`` (``network`` by default; ``credentials`` for Brain-Score's
+private files and uploads, ``unavailable`` for what this project never makes).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ class Fill:
     after: str = ""
     replace: list[tuple[str, str]] = field(default_factory=list)
     needs: str | None = None
+    #: the allow-listed skip kind of ``needs`` (brainio.skipping.SKIP_REASONS)
+    needs_kind: str = "network"
     until: str | None = None
     files: dict[str, str] = field(default_factory=dict)
     main: str = ""
@@ -127,7 +131,7 @@ FILLS: dict[str, Fill] = {
                             "from brainscore_vision.benchmarks.majajhong2015.benchmark import load_assembly, BIBTEX\n",
                      needs=S3_MAJAJHONG),
     "neural-5": Fill(before="import numpy as np\nfrom brainscore_core.metrics import Score\nBIBTEX = ''\n",
-                     needs=S3_PRIVATE.format("Kar2019"), data_step="DicarloKar2019OST()\n"),
+                     needs=S3_PRIVATE.format("Kar2019"), needs_kind="credentials", data_step="DicarloKar2019OST()\n"),
     "neural-6": Fill(before="from brainscore_vision import load_dataset, load_metric\nBIBTEX = ''\n",
                      needs="Brain-Score's S3 data: Papale2025_train / _test (public bucket, needs a network)"),
     "neural-7": Fill(
@@ -199,7 +203,8 @@ FILLS: dict[str, Fill] = {
               "assert abs(float(benchmark.ceiling) - 0.958) < 0.005  # Brain-Score's test.py: 0.958\n"),
     "neural-24": Fill(before="from brainscore_vision import load_dataset, load_metric, load_stimulus_set\n"
                              "from brainscore_vision.model_interface import BrainModel\nBIBTEX = ''\n",
-                      needs=S3_PRIVATE.format("Bracci2019"), data_step="_Bracci2019RSA('anteriorVTC')\n"),
+                      needs=S3_PRIVATE.format("Bracci2019"), needs_kind="credentials",
+                      data_step="_Bracci2019RSA('anteriorVTC')\n"),
     "neural-25": Fill(before=READER, after="it, v4 = MyExperiment2024ITPLS(), MyExperiment2024V4PLS()\n"
                                            "assert (it.region, v4.region) == ('IT', 'V4')\n"
                                            "from brainscore_vision import load_model\n"
@@ -219,12 +224,13 @@ FILLS: dict[str, Fill] = {
                  (r"(parent='IT',)\s*\n(\s*)\.\.\.", r"\1\n\2version=2, ceiling_func=lambda: 0.79")]),
     "neural-27": Fill(until=r"^from \.benchmark import", needs=S3_PRIVATE.format("MajajHong2015.private, for DicarloMajajHong2015{V4,IT}PLS") +
                             "; a plugin folder is found by its entry point (plugin-folder discovery is issue 28's)",
+                      needs_kind="credentials",
                       data_step="from brainscore_vision.benchmarks.majajhong2015.benchmark import DicarloMajajHong2015ITPLS\n"
                                 "DicarloMajajHong2015ITPLS().ceiling\n"),
     "neural-28": Fill(before="from pathlib import Path\nfrom pytest import approx\n"
                             "from brainscore_vision.benchmark_helpers.test_helper import run_test\n",
                       needs=ALEXNET + " and Brain-Score's precomputed private features "
-                                      "(alexnet-majaj2015.private-features.12.nc)"),
+                                      "(alexnet-majaj2015.private-features.12.nc)", needs_kind="credentials"),
     "neural-29": Fill(before="ceiler, assembly_repetition = (lambda data: data), None\n"),
     "neural-30": Fill(before="import reader\nmodel_assembly = reader.model_assembly()\n"
                              "biological_assembly = reader.averaged_assembly()\n"),
@@ -266,6 +272,7 @@ FILLS: dict[str, Fill] = {
                   "stimuli.image_paths = image_paths\nstimuli.identifier = 'AuthorYear2021'"),
                  (r"== 1600", "== 9")],
         needs="an upload to Brain-Score's S3 (package_stimulus_set to 'brainio-contrib': credentials)",
+        needs_kind="credentials",
         until=r"^package_stimulus_set\("),
     "legacy-2": Fill(
         legacy=True, before="import brainscore\nimport reader\ntrials = reader.legacy_trials()\n"
@@ -315,7 +322,7 @@ FILLS: dict[str, Fill] = {
                  (r"'<authoryear>-i2n'\] = LazyLoad\(<AuthorYear>I2n\)", "'AuthorYear2021-i2n'] = LazyLoad(AuthorYearI2n)")],
         after="pool = _experimental_benchmark_pool()\nassert pool['AuthorYear2021-i2n'].identifier == 'AuthorYear2021-i2n'\n"),
     "legacy-7": Fill(until=r"^activations = pd\.read_pickle", needs="Brain-Score 1.x's pickled activations cache (result_caching) of an AlexNet run: trained "
-                           "weights, and a pickle this project never writes"),
+                           "weights, and a pickle this project never writes", needs_kind="unavailable"),
     "readme1x-1": Fill(legacy=True, needs=S3_MAJAJHONG + " ('dicarlo.Majaj2015' is today's 'MajajHong2015.public')",
                        until=r"^data = brainscore\.get_assembly"),
     "readme1x-2": Fill(legacy=True, before="import reader\ndata = reader.averaged_assembly()  # the reader's data\n",

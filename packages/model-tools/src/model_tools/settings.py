@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from brainscore_core.config import FALSE_WORDS, env_flag, env_text, option
+from brainio.settings import FALSE_WORDS
+from brainscore_core.config import env_flag, env_text, option
 
 __all__ = ["CACHE_NOTICE_ENV", "DEFAULT_CACHE_NOTICE_GB", "MALLOC_SETTINGS", "REUSE_MEMORY_ENV",
            "activation_cache_notice_bytes", "malloc_tuned_by_user", "reuse_memory_enabled", "torch_hub_dir"]
