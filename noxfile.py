@@ -1,6 +1,6 @@
 """Sessions for the monorepo.
 
-``nox`` with no arguments runs what CI runs: ``lint``, one ``isolated-<package>`` per package (installs it
+``nox`` with no arguments runs what CI runs: ``lint`` (ruff and the import contracts), one ``isolated-<package>`` per package (installs it
 alone with only its declared dependencies and imports every module), one ``tests-<package>`` per
 package, and ``slurm`` (the grid on a one-node Slurm it starts itself, and the Dask + PostgreSQL grid tests). Opt-in
 sessions: ``demo`` (the README's main job), ``benchmarks`` (speed figures for the package
@@ -84,10 +84,12 @@ def install_package(
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff over every package, the noxfile and the tools; no import circle inside any package."""
-    session.install("-c", CONSTRAINTS, "ruff==0.17.6")
+    """ruff over every package, the noxfile and the tools; the import contracts of ``.importlinter`` (layers, the
+    compatibility wing imported by nobody of ours, brainio alone, no circle inside a package), imports by name
+    included (``tools/lint_imports.py``; the packages are read, not installed)."""
+    session.install("-c", CONSTRAINTS, "ruff==0.17.6", "import-linter==2.17")
     session.run("ruff", "check", ".")
-    session.run("python", str(ROOT / "tools" / "check_import_cycles.py"))
+    session.run("python", str(ROOT / "tools" / "lint_imports.py"))
 
 
 def _make_isolated(dist: str) -> None:

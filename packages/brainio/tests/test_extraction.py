@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from brainio import LocalStore, StimulusSet, load_stimulus_set, package_stimulus_set_locally
-from brainio.extraction import manifest_path, sweep_stale_temporaries
+from brainio.stimulus_cache.extraction import manifest_path, sweep_stale_temporaries
 
 
 def _sha1(path) -> str:
@@ -85,7 +85,7 @@ def test_racily_clean_file_is_hashed(kriegeskorte, monkeypatch):
     folder = Path(loaded.get_stimulus("k92_004")).parent
     record = json.loads(manifest_path(folder).read_text())
     assert set(record["members"]) == {Path(p).name for p in loaded.stimulus_paths.values()}
-    import brainio.extraction as extraction
+    import brainio.stimulus_cache.extraction as extraction
 
     hashed = []
     original = extraction.sha1_hash  # the shared brainio.files.sha1_hash, as extraction imported it

@@ -21,8 +21,9 @@ from brainio import (
     package_stimulus_set_locally,
     sha1_hash,
 )
-from brainio.cache import extract_zip, fetch_verified
+from brainio.cache import fetch_verified
 from brainio.skipping import import_or_skip
+from brainio.stimulus_cache import extract_zip
 
 
 def _tree(folder: Path) -> set:

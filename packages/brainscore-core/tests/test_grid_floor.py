@@ -148,7 +148,7 @@ def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monke
 def test_a_task_carries_its_domain_by_its_group(world, plugin):
     import pickle
 
-    from brainscore_core.grid import shape_task
+    from brainscore_core.grid_preflight import shape_task
 
     travelled = pickle.loads(pickle.dumps(world.domain))
     assert travelled is world.domain

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from brainscore_core.metrics import Score, score_center_error
+from brainscore_core.metrics import Score
+from brainscore_core.score import score_center_error
 
 
 def _region_score():

@@ -196,3 +196,26 @@ def test_brainio_2021_lookup_without_importing_brainscore_first(raw_data):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["92", "True"]
+
+
+def test_importing_brainscore_changes_no_function_of_brainio():
+    """brainio 2021's spellings come through brainio's extension points (entry points of this distribution), so
+    importing ``brainscore`` first or last leaves brainio's modules as they were: the same objects under the same
+    names, none added (fresh process: nothing imported ``brainscore`` before)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, brainio, brainio.fetch, brainio.packaging\n"
+            "modules = (brainio, brainio.fetch, brainio.packaging)\n"
+            "def snapshot():\n"
+            "    return [{name: id(value) for name, value in vars(module).items()} for module in modules]\n"
+            "before = snapshot()\n"
+            "function = brainio.packaging.package_data_assembly\n"
+            "assert 'brainscore' not in sys.modules\n"
+            "import brainscore\n"
+            "after = snapshot()\n"
+            "print(before == after, brainio.packaging.package_data_assembly is function,\n"
+            "      callable(brainio.get_assembly), 'get_assembly' in vars(brainio))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["True", "True", "True", "False"]

@@ -11,13 +11,12 @@ import pytest
 import scipy.stats
 
 from brainio.assemblies import BehavioralAssembly, DataAssembly
-from brainscore_metrics.behavior._common import BehaviorInputError
 from brainscore_metrics.behavior.accuracy import Accuracy
 from brainscore_metrics.behavior.accuracy_distance import AccuracyDistance
 from brainscore_metrics.behavior.error_consistency import ErrorConsistency
 from brainscore_metrics.behavior.i2n import I1n, I2n, ceil_per_repetition, dprime_matrix
 from brainscore_metrics.behavior.value_delta import ValueDelta
-from brainscore_metrics.splits import MissingCoordinateError
+from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
 
 
 def trials(labels, **coords):

@@ -10,18 +10,18 @@ from _representational import activations
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from brainio.assemblies import DataAssembly
-from brainscore_metrics._alignment_representational import (
-    NonFiniteValuesError,
-    RDMFormatError,
-    StimulusAlignmentError,
-    TooFewStimuliError,
-)
 from brainscore_metrics.cka import (
     CKACrossValidated,
     CKAMetric,
     linear_cka,
     linear_cka_from_grams,
     unbiased_hsic_from_grams,
+)
+from brainscore_metrics.errors import (
+    NonFiniteValuesError,
+    RDMFormatError,
+    StimulusAlignmentError,
+    TooFewStimuliError,
 )
 
 

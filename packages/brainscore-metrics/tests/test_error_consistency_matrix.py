@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from brainio.assemblies import BehavioralAssembly
-from brainscore_metrics.behavior._common import BehaviorInputError
 from brainscore_metrics.behavior.error_consistency import ErrorConsistency, cohens_kappa, pairwise_kappas
+from brainscore_metrics.errors import BehaviorInputError
 
 
 def test_hand_worked_kappa():

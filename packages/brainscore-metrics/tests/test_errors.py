@@ -38,16 +38,12 @@ def test_dimension_error_is_brainios():
 
 
 @pytest.mark.parametrize(("module", "name"), [
-    ("brainscore_metrics.regression", "TooFewFeaturesError"), ("brainscore_metrics.regression", "UnknownRegressionError"),
+    ("brainscore_metrics.regression", "UnknownRegressionError"),
     ("brainscore_metrics.splits", "MissingCoordinateError"), ("brainscore_metrics.splits", "SplitValueMismatchError"),
     ("brainscore_metrics.backend", "UnknownBackendError"), ("brainscore_metrics._pls", "PLSConvergenceWarning"),
     ("brainscore_metrics._alignment_representational", "RDMFormatError"),
-    ("brainscore_metrics._alignment_representational", "TooFewStimuliError"),
-    ("brainscore_metrics.properties.ks_similarity", "PropertyInputError"),
-    ("brainscore_metrics.properties.ks_similarity", "UnknownPropertyError"),
-    ("brainscore_metrics.behavior._common", "BehaviorInputError"),
 ])
-def test_old_import_paths_give_the_same_class(module, name):
+def test_a_module_that_raises_an_error_raises_the_class_of_errors(module, name):
     import importlib
 
     assert getattr(importlib.import_module(module), name) is getattr(errors, name)
@@ -57,7 +53,3 @@ def test_a_raised_error_is_caught_by_the_base_and_names_the_coordinate():
     with pytest.raises(errors.MetricError, match="'object_name'"):
         raise errors.MissingCoordinateError("object_name", "target")
 
-
-def test_property_input_error_is_the_one_unknown_property_class():
-    # issue 32: the old name stays, as an alias of the one class (vision's UnknownPropertyError is it too)
-    assert errors.PropertyInputError is errors.UnknownPropertyError

@@ -147,13 +147,6 @@ def test_reverse_split_is_the_cross_validated_kernel_on_one_split():
     assert float(score) == pytest.approx(np.nanmedian(r), rel=1e-9)
 
 
-def test_old_import_path_still_works():
-    with pytest.warns(DeprecationWarning, match="reverse_predictivity.ReverseCrossRegressedCorrelation"):
-        from brainscore_metrics.regression_correlation import ReverseCrossRegressedCorrelation
-
-    assert ReverseCrossRegressedCorrelation is ReversePredictivity
-
-
 def test_torch_backend_equals_numpy():
     torch_or_skip()
     model, neural, ids, objects = reverse_pair(n=100, q=30, p=150)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from brainio.assemblies import PropertyAssembly
+from brainscore_metrics.errors import UnknownPropertyError
 from brainscore_metrics.properties.ks_similarity import (
     KSSimilarity,
     PropertyCeiling,
-    PropertyInputError,
     ks_similarity,
 )
 
@@ -94,11 +94,11 @@ def test_all_nan_model_gives_zero(samples):
 
 def test_missing_bins_and_property_are_named(samples):
     model, data = samples
-    with pytest.raises(PropertyInputError, match="circular_variance_bins"):
+    with pytest.raises(UnknownPropertyError, match="circular_variance_bins"):
         KSSimilarity("circular_variance")(properties(model), properties(data))
     no_property = properties(data, name="other", bins=BINS)
     no_property.attrs["circular_variance_bins"] = BINS
-    with pytest.raises(PropertyInputError, match="circular_variance"):
+    with pytest.raises(UnknownPropertyError, match="circular_variance"):
         KSSimilarity("circular_variance")(properties(model), no_property)
 
 

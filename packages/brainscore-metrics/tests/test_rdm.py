@@ -8,11 +8,8 @@ import scipy.stats
 from _representational import activations, rdm_assembly
 from sklearn.model_selection import StratifiedShuffleSplit
 
-from brainscore_metrics._alignment_representational import (
-    NonFiniteValuesError,
-    RDMFormatError,
-    StimulusAlignmentError,
-)
+from brainscore_metrics._rdm_kernels import spearman_matrix
+from brainscore_metrics.errors import NonFiniteValuesError, RDMFormatError, StimulusAlignmentError
 from brainscore_metrics.rdm import (
     RDM,
     RDMCrossValidated,
@@ -22,7 +19,6 @@ from brainscore_metrics.rdm import (
     metric_rdm,
     pair_indices,
     pattern_correlations,
-    spearman_matrix,
     upper_triangles,
 )
 

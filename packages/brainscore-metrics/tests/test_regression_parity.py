@@ -10,11 +10,8 @@ from sklearn.linear_model import Ridge as SkRidge
 from sklearn.linear_model import RidgeCV as SkRidgeCV
 
 from brainscore_metrics.regression import ALPHA_LIST
-from brainscore_metrics.regression_correlation import (
-    CrossRegressedCorrelation,
-    ReverseCrossRegressedCorrelation,
-    SplitRegressedCorrelation,
-)
+from brainscore_metrics.regression_correlation import CrossRegressedCorrelation, SplitRegressedCorrelation
+from brainscore_metrics.reverse_predictivity import ReverseCrossRegressedCorrelation
 
 
 def _ids(assembly):

@@ -59,7 +59,7 @@ def main(naive_units: int) -> None:
 
     import brainscore_vision
     from brainscore_vision.benchmark_helpers import _firing_rates as rates_module
-    from brainscore_vision.benchmark_helpers.properties_common import (
+    from brainscore_vision.benchmark_helpers._firing_rates import (
         clear_receptive_field_cache,
         record_from_model,
     )

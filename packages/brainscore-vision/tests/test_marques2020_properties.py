@@ -18,22 +18,19 @@ from scipy.special import erf, i0, i1
 from brainio.assemblies import NeuroidAssembly
 from brainio.stimuli import StimulusSet
 from brainscore_vision.benchmark_helpers import _firing_rates
+from brainscore_vision.benchmark_helpers._firing_rates import clear_receptive_field_cache
+from brainscore_vision.benchmark_helpers._tuning import calc_modulation_ratio, calc_phase_components
 from brainscore_vision.benchmark_helpers.properties_common import (
-    GratingLayoutError,
-    NoSpatialLayoutError,
-    UnitSelectionError,
     calc_bandwidth,
     calc_circular_variance,
-    calc_modulation_ratio,
     calc_orthogonal_preferred_ratio,
-    calc_phase_components,
     calc_size_tuning,
     calc_spatial_frequency_tuning,
-    clear_receptive_field_cache,
     filter_receptive_fields,
     map_receptive_field_locations,
 )
 from brainscore_vision.benchmarks.marques2020 import properties
+from brainscore_vision.errors import GratingLayoutError, NoSpatialLayoutError, UnitSelectionError
 from brainscore_vision.model_interface import BrainModel
 
 ORIENTATION = np.arange(0, 180, 15.0)

@@ -164,7 +164,7 @@ def test_overlapped_and_phased_decoding_give_the_uncached_values(tiny_net, image
 
 
 def test_row_parts_cover_the_batch_without_empty_parts():
-    from model_tools.activations.extractor import _row_parts
+    from model_tools.activations.rows import _row_parts
 
     assert _row_parts(64, 2) == [(0, 32), (32, 64)]
     assert _row_parts(5, 2) == [(0, 2), (2, 5)]  # numpy rounds half to even: 2.5 -> 2

@@ -89,3 +89,16 @@ def test_the_memory_estimate_leaves_a_network_in_training_mode_unchanged(small_s
     assert weights_digest(network) == digest
     for name, tensor in network.state_dict().items():
         torch.testing.assert_close(tensor, before[name], rtol=0, atol=0, msg=name)
+
+
+def test_brainscores_standard_selection_only_without_any_map_and_without_region_benchmarks(tiny_net):
+    from model_tools.brain_transformation import STANDARD_REGION_BENCHMARKS
+
+    extractor = ActivationsExtractor(tiny_net, "tiny-defaults", ImagePreprocessing(8))
+    no_map = ModelCommitment("tiny-defaults", extractor, ["1", "2"])
+    assert no_map.region_benchmarks == dict(STANDARD_REGION_BENCHMARKS)  # Brain-Score's ModelCommitment does so
+    for commitment in (ModelCommitment("tiny-defaults", extractor, ["1", "2"], region_layer_map={}),  # a map given
+                       ModelCommitment("tiny-defaults", extractor, ["1", "2"], region_benchmarks={})):  # turned off
+        assert commitment.region_benchmarks == {}
+        with pytest.raises(UnmappedRegionError, match="'V1'"):
+            commitment.start_recording("V1", [(70, 170)])

@@ -6,8 +6,6 @@ pandas; ``brainio.StimulusSet`` imports what it needs on first use.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from importlib.metadata import version as _version
 from typing import Any
 
@@ -72,24 +70,22 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
-# brainio 2021's lookups: served by the opt-in brainscore-legacy distribution (import name ``brainscore``)
-_LEGACY_LOOKUPS = {"get_assembly": "brainscore_vision.load_dataset", "get_stimulus_set": "brainscore_vision.load_stimulus_set"}
-
-
-def _legacy_lookup(name: str) -> Any:
-    """``brainio.get_assembly`` / ``get_stimulus_set`` of 2021: importing the legacy layer adds them (with a
-    DeprecationWarning on use); without it, one line says how to get it and what replaces them."""
-    if importlib.util.find_spec("brainscore") is None or importlib.util.find_spec("brainscore._brainio2021") is None:
-        raise AttributeError(f"brainio.{name} is brainio 2021's API, kept in the opt-in legacy layer: python -m pip "
-                             f"install -c constraints.txt ./packages/brainscore-legacy (or use {_LEGACY_LOOKUPS[name]})")
-    importlib.import_module("brainscore")  # adds brainio 2021's spellings to this module
-    return globals()[name]
+# names that were brainio's once: the hint of the error when no installed distribution adds them
+_RETIRED = {"get_assembly": "brainscore_vision.load_dataset", "get_stimulus_set": "brainscore_vision.load_stimulus_set"}
 
 
 def _fallback(name: str) -> Any:
-    if name in _LEGACY_LOOKUPS:
-        return _legacy_lookup(name)
-    raise AttributeError(f"module 'brainio' has no attribute {name!r}")
+    """A name added by an installed distribution (:mod:`brainio.extensions`), else AttributeError."""
+    from brainio.extensions import extension_name
+
+    try:
+        return extension_name(__name__, name)
+    except AttributeError:
+        if name in _RETIRED:
+            raise AttributeError(f"brainio.{name} is brainio 2021's API, which the opt-in brainscore-legacy "
+                                 "distribution adds: python -m pip install -c constraints.txt "
+                                 f"./packages/brainscore-legacy (or use {_RETIRED[name]})") from None
+        raise
 
 
 __getattr__, __dir__ = lazy_names(globals(), _LAZY, submodules=True, fallback=_fallback)

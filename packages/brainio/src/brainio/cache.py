@@ -27,13 +27,12 @@ from pathlib import Path, PurePosixPath
 
 from filelock import FileLock
 
-from ._files import atomic_path, sha1_hash
 from ._home import cache_home
 from .errors import FileUnavailableError, InvalidIdentifierError, Sha1MismatchError, StoreUnreachableError
-from .stimulus_cache.extraction import RACY_WINDOW_NS, extract_zip, sweep_stale_temporaries, temporaries_of
+from .files import atomic_path, sha1_hash
+from .stimulus_cache.extraction import RACY_WINDOW_NS, temporaries_of
 
-__all__ = ["cache_home", "check_sha1", "extract_zip", "fetch_to", "fetch_verified", "store_url",
-           "sweep_stale_temporaries", "verified_files"]
+__all__ = ["cache_home", "check_sha1", "fetch_to", "fetch_verified", "store_url", "verified_files"]
 
 _logger = logging.getLogger(__name__)
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .assemblies import DataAssembly, resolve_assembly_class
-from .cache import cache_home, extract_zip, fetch_verified, sweep_stale_temporaries
+from .cache import cache_home, fetch_verified
 from .errors import InvalidIdentifierError, ValidationError
 from .linking import attach_stimulus_set
 from .netcdf import read_netcdf
 from .stimuli import StimulusSet
 from .stimulus_cache.digests import ExtractedPaths
-from .stimulus_cache.extraction import member_sha1s
+from .stimulus_cache.extraction import extract_zip, member_sha1s, sweep_stale_temporaries
 
 __all__ = ["MAX_IDENTIFIER_BYTES", "assembly_file_name", "check_identifier", "load_assembly", "load_stimulus_set",
            "resolve_assembly_class", "stimulus_file_stem"]
@@ -112,3 +112,13 @@ def load_assembly(identifier: str, store, sha1: str, cls: type | str = DataAssem
     if stimulus_set_loader is not None:
         assembly = attach_stimulus_set(assembly, stimulus_set_loader(), merge=merge_stimulus_set_meta)
     return assembly
+
+
+def __getattr__(name: str):
+    """A name an installed distribution adds to this module (:mod:`brainio.extensions`; brainscore-legacy adds
+    brainio 2021's ``get_assembly`` and ``get_stimulus_set``), else AttributeError."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .extensions import extension_name
+
+    return extension_name(__name__, name)

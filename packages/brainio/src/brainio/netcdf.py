@@ -24,11 +24,11 @@ import pandas as pd
 import xarray as xr
 
 from ._external import EXTERNAL_EXIT_STATUS, external_data_error, refuse_external_references
-from ._files import atomic_path, sha1_hash
 from ._probe_child import describe_exit, run_probe
 from .assemblies import ASSEMBLY_CLASSES, DataAssembly, MetadataAssembly, resolve_assembly_class
 from .coords import flatten_indexes
 from .errors import BrainIOError, NetCDFReadError
+from .files import atomic_path, sha1_hash
 from .linking import column_to_coord_values
 
 __all__ = ["UNTRUSTED_TIMEOUT_S", "probe_netcdf", "read_netcdf", "write_netcdf"]

@@ -1,7 +1,9 @@
 """Package stimulus sets (CSV + ZIP) and assemblies (netCDF) into files for a store.
 
 Local packaging writes into ``downloads_path`` (default ``~/Downloads/brainscore_packages/``) and returns
-the dicts of the data-packaging tutorial. The checklist runs first; a refused input leaves the folder
+the dicts of the data-packaging tutorial. The four packaging functions pass their arguments through the adapters
+that installed distributions declare (:mod:`brainio.extensions`; brainscore-legacy accepts brainio 2021's spellings
+this way). The checklist runs first; a refused input leaves the folder
 unchanged. Output bytes are deterministic: CSV with ``\\n`` line ends, ZIP entries sorted by name with a
 fixed 1980-01-01 timestamp and fixed permissions (stored, images are already compressed), netCDF without
 time stamps; packaging the same input twice gives the same SHA-1s.
@@ -20,6 +22,7 @@ import xarray as xr
 
 from .assemblies import resolve_assembly_class
 from .errors import ValidationError
+from .extensions import with_adapters
 from .fetch import assembly_file_name, stimulus_file_stem
 from .files import atomic_path, sha1_hash, target_lock
 from .netcdf import write_netcdf
@@ -108,6 +111,7 @@ def _require_identifier(identifier: Any, what: str) -> None:
                                "or pass it to the packaging call"])
 
 
+@with_adapters
 def package_stimulus_set_locally(proto_stimulus_set: StimulusSet, stimulus_set_identifier: str,
                                  downloads_path: str | os.PathLike | None = None, *,
                                  filename_prefix: str = "stimulus_", overwrite: bool = False) -> dict[str, str]:
@@ -170,6 +174,7 @@ def _find_stimulus_set(folder: Path, identifier: str) -> pd.DataFrame | None:
     return stimulus_set
 
 
+@with_adapters
 def package_data_assembly_locally(proto_data_assembly: xr.DataArray, assembly_identifier: str,
                                   stimulus_set_identifier: str, assembly_class_name: str = "NeuroidAssembly",
                                   downloads_path: str | os.PathLike | None = None, *,
@@ -232,6 +237,7 @@ def _upload(store: Any, local: dict, keys: dict[str, str]) -> dict:
     return {name: store.upload(Path(local[path_key]), Path(local[path_key]).name) for name, path_key in keys.items()}
 
 
+@with_adapters
 def package_stimulus_set(catalog_name: str | None, proto_stimulus_set: StimulusSet, stimulus_set_identifier: str,
                          bucket_name: str = "brainio-brainscore", *, store: Any = None,
                          downloads_path: str | os.PathLike | None = None, overwrite: bool = False) -> dict[str, Any]:
@@ -252,6 +258,7 @@ def package_stimulus_set(catalog_name: str | None, proto_stimulus_set: StimulusS
     return {**local, **versions, "bucket": getattr(store, "bucket", bucket_name)}
 
 
+@with_adapters
 def package_data_assembly(catalog_identifier: str | None, proto_data_assembly: xr.DataArray,
                           assembly_identifier: str, stimulus_set_identifier: str,
                           assembly_class_name: str = "NeuronRecordingAssembly",

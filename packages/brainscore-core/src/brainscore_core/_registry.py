@@ -10,10 +10,10 @@ import sys
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
-from brainscore_core._catalog import KINDS, PluginCatalog, PluginInfo, normalize_kind
+from brainscore_core._catalog import PluginCatalog, PluginInfo
 from brainscore_core.errors import UnknownIdentifierError
 
-__all__ = ["KINDS", "PluginInfo", "Registry", "normalize_kind"]
+__all__ = ["Registry"]
 
 
 class Registry(MutableMapping[str, Callable[..., Any]]):
@@ -30,7 +30,7 @@ class Registry(MutableMapping[str, Callable[..., Any]]):
     catalog : PluginCatalog
         Where the factories and their origins are kept.
     kind : str
-        One of :data:`KINDS`.
+        One of :data:`~brainscore_core._catalog.KINDS`.
     """
 
     def __init__(self, catalog: PluginCatalog, kind: str):

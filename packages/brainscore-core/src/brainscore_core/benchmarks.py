@@ -12,10 +12,10 @@ from typing import Any
 
 from brainscore_core._ceiling_cache import CeilingCache, caching_disabled, data_digest
 from brainscore_core.errors import MemberNotImplementedError
-from brainscore_core.normalization import bound_score, ceil_score, explained_variance
+from brainscore_core.normalization import ceil_score
 from brainscore_core.score import Score
 
-__all__ = ["Benchmark", "BenchmarkBase", "bound_score", "ceil_score", "explained_variance", "score_benchmark"]
+__all__ = ["Benchmark", "BenchmarkBase", "ceil_score", "score_benchmark"]
 
 
 class Benchmark:

@@ -31,11 +31,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from brainscore_core.errors import ModelDigestChangedWarning
-from brainscore_core.grid_preflight import preflight, shape_task
+from brainscore_core.grid_preflight import preflight
 from brainscore_core.grid_task import domain_of, release_models, score_task
 from brainscore_core.scoring import open_store
 
-__all__ = ["COLUMNS", "plan_pairs", "preflight", "release_models", "score_many", "score_task", "shape_task"]
+__all__ = ["COLUMNS", "plan_pairs", "preflight", "release_models", "score_many", "score_task"]
 
 #: columns of the DataFrame :func:`score_many` returns, one row per pair
 COLUMNS = ("model", "benchmark", "status", "score", "raw", "ceiling", "error", "elapsed_s", "error_type",

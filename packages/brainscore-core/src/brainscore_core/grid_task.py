@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from brainscore_core.errors import MemoryBudgetError
 from brainscore_core.failure_kinds import classify_repeat, error_kind
 from brainscore_core.grid_events import report_stage, worker_reporting
-from brainscore_core.memory_plan import MemoryBudgetError, estimate_pair, format_bytes, memory_budget
+from brainscore_core.memory_plan import estimate_pair, format_bytes, memory_budget
 from brainscore_core.pair_scope import KEPT_MODEL, pair_memo, pair_scope
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError

@@ -41,9 +41,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from brainscore_core.errors import MemoryBudgetError
-
-__all__ = ["MemoryBudgetError", "PairEstimate", "benchmark_region", "benchmark_shape", "estimate_from_shapes",
+__all__ = ["PairEstimate", "benchmark_region", "benchmark_shape", "estimate_from_shapes",
            "estimate_pair", "estimates_from_shapes", "format_bytes", "job_memory", "memory_budget", "model_shape",
            "parse_size", "resident_bytes"]
 

@@ -11,9 +11,9 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from brainio.assemblies import DataAssembly
-from brainscore_core.score import Score, score_center, score_center_error
+from brainscore_core.score import Score
 
-__all__ = ["Ceiling", "Metric", "Score", "SplitMetric", "score_center", "score_center_error"]
+__all__ = ["Ceiling", "Metric", "Score", "SplitMetric"]
 
 
 def _get_params(obj: Any) -> dict[str, Any]:

@@ -33,10 +33,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from brainscore_core.config import INSTALL_DEPENDENCIES_ENV, install_advice_enabled, pip_constraint
+from brainscore_core.config import install_advice_enabled, pip_constraint
 from brainscore_core.errors import DuplicateIdentifierError, PluginLoadError
 
-__all__ = ["BRAINSCORE_LAYOUT", "INSTALL_DEPENDENCIES_ENV", "FolderMatch", "PluginFolders", "extend_package_path",
+__all__ = ["BRAINSCORE_LAYOUT", "FolderMatch", "PluginFolders", "extend_package_path",
            "requirements_command"]
 
 BRAINSCORE_LAYOUT: Mapping[str, tuple[str, tuple[str, ...]]] = {

@@ -17,11 +17,11 @@ from typing import Any
 import sqlalchemy as sa
 
 from brainscore_core._store_integrity import refuse_if_damaged, salvaged_rows
-from brainscore_core.config import RESULTS_URL_ENV, brainscore_home, results_url
+from brainscore_core.config import brainscore_home, results_url
 from brainscore_core.display import display_url
 from brainscore_core.errors import ResultStoreError, ResultStoreNotFoundError
 
-__all__ = ["COLUMNS", "RESULTS_URL_ENV", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
+__all__ = ["COLUMNS", "ResultStore", "ResultStoreError", "ResultStoreNotFoundError", "default_url",
            "scores_table"]
 
 SQLITE_BUSY_TIMEOUT_S = 60

@@ -9,7 +9,8 @@ a ``DeprecationWarning`` naming today's:
 - ``brainscore.metrics.*`` (``rdm``, ``regression``, ``image_level_behavior``, ``ceiling``, ``cka``, ``accuracy``,
   ``transformations``, ``xarray_utils``), ``brainscore.benchmarks`` (``BenchmarkBase``, ``ceil_score``; ``.screen``),
   ``brainscore.model_interface``, ``brainscore.utils``: today's objects under the old paths;
-- importing ``brainscore`` also adds brainio 2021's spellings to brainio (:mod:`brainscore._brainio2021`):
+- installing this distribution also adds brainio 2021's spellings to brainio, through brainio's extension points
+  (:mod:`brainscore._brainio2021`, whether or not ``brainscore`` is imported; no brainio function is replaced):
   ``brainio.get_assembly``, ``brainio.get_stimulus_set``, ``package_data_assembly(..., assembly_class=...)`` and
   ``image_id`` for ``stimulus_id`` when packaging.
 """
@@ -17,13 +18,10 @@ a ``DeprecationWarning`` naming today's:
 from __future__ import annotations
 
 from brainscore import _lookup
-from brainscore._brainio2021 import install as _install_brainio2021
 from brainscore._identifiers import LegacyIdentifierError
 from brainscore_core.deprecation import deprecated_attributes
 
 __all__ = ["LegacyIdentifierError", "get_assembly", "get_stimulus_set"]
-
-_install_brainio2021()
 
 
 def get_assembly(name: str):

@@ -24,14 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from brainscore_metrics.errors import (  # noqa: F401  (re-exported)
-    AlignmentError,
-    DimensionError,
-    NonFiniteValuesError,
-    RDMFormatError,
-    StimulusAlignmentError,
-    TooFewStimuliError,
-)
+from brainscore_metrics.errors import RDMFormatError, StimulusAlignmentError
 from brainscore_metrics.splits import StimulusSplitter
 from brainscore_metrics.validation import (
     check_finite_rows,
@@ -45,11 +38,9 @@ from brainscore_metrics.validation import (
 
 __all__ = [
     "ActivationMatrix",
-    "NonFiniteValuesError",
     "RDMFormatError",
     "RDMStack",
     "StimulusAlignmentError",
-    "TooFewStimuliError",
     "check_same_stimuli",
     "is_activation_assembly",
     "make_test_only_splitter",

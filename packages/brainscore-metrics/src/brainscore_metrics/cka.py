@@ -24,7 +24,6 @@ from brainscore_core.metrics import Metric, Score
 from brainscore_metrics._alignment_representational import (
     ActivationMatrix,
     RDMFormatError,
-    TooFewStimuliError,
     check_same_stimuli,
     is_activation_assembly,
     make_test_only_splitter,
@@ -34,6 +33,7 @@ from brainscore_metrics._alignment_representational import (
 from brainscore_metrics._gram import check_precision, stimulus_gram_as_numpy
 from brainscore_metrics._rdm_kernels import centered_gram
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
+from brainscore_metrics.errors import TooFewStimuliError
 from brainscore_metrics.splits import aggregate_splits
 
 __all__ = ["CKACrossValidated", "CKAMetric", "linear_cka", "linear_cka_from_grams", "unbiased_hsic_from_grams"]

@@ -6,8 +6,7 @@ for (``ValueError``, ``KeyError``), so ``except ValueError`` keeps working.
 Importing this module imports neither scikit-learn, scipy nor torch, nor any metric module; only
 :mod:`brainio.errors` (for :class:`DimensionError`, which is brainio's own, specialised) and
 :mod:`brainscore_core.errors`.
-The defining modules (``regression``, ``splits``, ``backend``, ...) re-export the names they raise, so older
-import paths keep working.
+A module that raises one of them imports it from here; import them from here too.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ __all__ = [
     "MissingCoordinateError",
     "NonFiniteValuesError",
     "PLSConvergenceWarning",
-    "PropertyInputError",
     "RDMFormatError",
     "SplitValueMismatchError",
     "StimulusAlignmentError",
@@ -109,13 +107,8 @@ class UnknownPropertyError(MetricError, ValueError):
     """An assembly of neuronal properties does not hold the property asked for, or not its bin edges
     (``attrs['<property>_bins']``); the message names the property and the ones the assembly holds.
 
-    One class for one fault: brainscore-vision's ``UnknownPropertyError`` (Marques 2020 data) is this class, and
-    ``PropertyInputError`` (this package's name before issue 32) is an alias of it.
+    One class for one fault: brainscore-vision's ``UnknownPropertyError`` (Marques 2020 data) is this class.
     """
-
-
-PropertyInputError = UnknownPropertyError
-"""The former name of :class:`UnknownPropertyError` (kept as an alias: ``except PropertyInputError`` still works)."""
 
 
 class InputTypeError(MetricError, TypeError):

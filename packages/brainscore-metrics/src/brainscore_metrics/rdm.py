@@ -39,7 +39,6 @@ from brainscore_metrics._rdm_kernels import (
     correlation_distance_triangle,
     pair_indices,
     pattern_correlations,
-    spearman_matrix,
     triangle_mask,
     upper_triangles,
 )
@@ -47,7 +46,7 @@ from brainscore_metrics.bootstrap import bootstrap_confidence_interval
 from brainscore_metrics.splits import aggregate_splits
 
 __all__ = ["RDM", "RDMCrossValidated", "RDMMetric", "RDMSimilarity", "correlation_distance_triangle", "metric_rdm",
-           "pair_indices", "pattern_correlations", "spearman_matrix", "upper_triangles"]
+           "pair_indices", "pattern_correlations", "upper_triangles"]
 
 
 @dataclass

@@ -20,7 +20,7 @@ from brainscore_metrics._linear_regressions import LinearRegression, RidgeCVRegr
 from brainscore_metrics._neuron_to_neuron import best_source_units, best_source_units_splits
 from brainscore_metrics._pls_regression import PLSRegression
 from brainscore_metrics._ridge import ALPHA_LIST
-from brainscore_metrics.errors import TooFewFeaturesError, UnknownRegressionError
+from brainscore_metrics.errors import UnknownRegressionError
 from brainscore_metrics.mask_regression import MaskRegression
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "PLSRegression",
     "RidgeCVRegression",
     "RidgeRegression",
-    "TooFewFeaturesError",
     "make_regression",
 ]
 

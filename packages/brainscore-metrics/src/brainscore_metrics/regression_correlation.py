@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brainscore_core.deprecation import deprecated_attributes, renamed_keywords
+from brainscore_core.deprecation import renamed_keywords
 from brainscore_core.metrics import Metric, Score, SplitMetric
 from brainscore_metrics._align import align_pair
 from brainscore_metrics._correlation import pearson_columns
@@ -33,12 +33,6 @@ __all__ = [
     "SplitRegressedCorrelation",
     "correlate_splits",
 ]
-
-
-# reverse predictivity lives in its own module (which imports this one); the old import path warns and keeps working
-__getattr__ = deprecated_attributes(__name__, {"ReverseCrossRegressedCorrelation": (
-    "brainscore_metrics.reverse_predictivity.ReverseCrossRegressedCorrelation",
-    "brainscore_metrics.reverse_predictivity:ReverseCrossRegressedCorrelation")})
 
 
 def check_correlation(correlation) -> None:

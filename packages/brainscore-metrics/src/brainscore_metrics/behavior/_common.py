@@ -7,10 +7,9 @@ from collections.abc import Callable
 import numpy as np
 
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
-from brainscore_metrics.errors import BehaviorInputError, MissingCoordinateError
 from brainscore_metrics.validation import one_trial_dim, require_coord
 
-__all__ = ["BehaviorInputError", "MissingCoordinateError", "add_confidence_interval", "trial_values"]
+__all__ = ["add_confidence_interval", "trial_values"]
 
 
 def trial_values(assembly, coords: tuple[str, ...] = (), *, optional: tuple[str, ...] = (),
@@ -22,7 +21,7 @@ def trial_values(assembly, coords: tuple[str, ...] = (), *, optional: tuple[str,
     assembly : DataArray of dims (presentation,) (a length-1 ``choice`` dim is squeezed) or array-like
         Array-likes without coordinates give only ``'values'``.
     coords : tuple of str
-        Required coordinates; a missing one raises :class:`MissingCoordinateError` naming it.
+        Required coordinates; a missing one raises :class:`~brainscore_metrics.errors.MissingCoordinateError` naming it.
     optional : tuple of str
         Coordinates included when present.
 

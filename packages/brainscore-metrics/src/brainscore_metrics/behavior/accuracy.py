@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from brainscore_core.metrics import Metric, Score
-from brainscore_metrics.behavior._common import BehaviorInputError, add_confidence_interval, trial_values
+from brainscore_metrics.behavior._common import add_confidence_interval, trial_values
+from brainscore_metrics.errors import BehaviorInputError
 
 __all__ = ["Accuracy"]
 

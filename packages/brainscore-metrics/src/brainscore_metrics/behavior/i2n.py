@@ -25,7 +25,8 @@ import numpy as np
 import scipy.stats
 
 from brainscore_core.metrics import Metric, Score
-from brainscore_metrics.behavior._common import BehaviorInputError, add_confidence_interval, trial_values
+from brainscore_metrics.behavior._common import add_confidence_interval, trial_values
+from brainscore_metrics.errors import BehaviorInputError
 
 __all__ = ["I1", "I1n", "I2n", "ceil_per_repetition", "dprime_matrix"]
 

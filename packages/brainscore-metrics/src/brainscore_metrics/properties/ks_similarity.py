@@ -24,11 +24,9 @@ import numpy as np
 
 from brainscore_core.metrics import Ceiling, Metric, Score
 from brainscore_metrics.bootstrap import bootstrap_confidence_interval
-from brainscore_metrics.errors import PropertyInputError, UnknownPropertyError
 from brainscore_metrics.validation import property_bins, property_column
 
-__all__ = ["KSSimilarity", "PropertyCeiling", "PropertyInputError", "UnknownPropertyError", "ks_similarity",
-           "property_values"]
+__all__ = ["KSSimilarity", "PropertyCeiling", "ks_similarity", "property_values"]
 
 
 def property_values(assembly, property_name: str, what: str = "assembly") -> np.ndarray:

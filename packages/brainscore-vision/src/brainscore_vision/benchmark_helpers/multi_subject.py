@@ -8,7 +8,7 @@ from a factory and dropped after use, so only one child's data is held at a time
 does: ``raw`` (mean of the children's raw scores, a scalar Score), ``raw_subjects`` / ``raw_folds`` (the children's
 ceiled scores), ``sem_subjects`` / ``sem_folds``, ``ceiling`` (mean of the children's ceilings, with its own
 ``raw_*`` and ``error``), each child's Score (``attrs[subject]``, or ``attrs['folds']``), and ``error`` from 200
-bootstrap resamples of the children (:func:`~brainscore_vision.metric_helpers.bootstrap_error.attach_error`), NaN
+bootstrap resamples of the children (:func:`~brainscore_metrics.bootstrap.attach_error`), NaN
 with a reason for a single child.
 
 :func:`block_diagonal_concat` stitches per-subject slices with disjoint neuroids into one assembly, NaN off the
@@ -24,8 +24,8 @@ import numpy as np
 
 from brainscore_core.benchmarks import BenchmarkBase
 from brainscore_core.metrics import Score
+from brainscore_metrics.bootstrap import attach_error, declare_no_error
 from brainscore_vision.errors import BenchmarkDataError
-from brainscore_vision.metric_helpers.bootstrap_error import attach_error, declare_no_error
 
 __all__ = ["WRAPPER_N_BOOTSTRAP", "KFoldNeuralBenchmark", "MultiSubjectNeuralBenchmark", "block_diagonal_concat"]
 

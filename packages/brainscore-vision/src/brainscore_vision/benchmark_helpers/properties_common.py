@@ -35,16 +35,11 @@ from brainscore_vision.benchmark_helpers._firing_rates import (  # noqa: F401  (
     RF_STIM_NAME,
     RF_THRSH,
     SINGLE_MAX_RESP,
-    GratingLayoutError,
-    NoSpatialLayoutError,
-    UnitSelectionError,
     _assert_grating_activations,
-    clear_receptive_field_cache,
     filter_receptive_fields,
     firing_rates_affine,
     get_firing_rates,
     get_stimulus_position,
-    grating_grid,
     map_receptive_field_locations,
     record_from_model,
 )
@@ -52,9 +47,7 @@ from brainscore_vision.benchmark_helpers._timebins import region_of, squeeze_tim
 from brainscore_vision.benchmark_helpers._tuning import (
     calc_bandwidth,
     calc_circular_variance,
-    calc_modulation_ratio,
     calc_orthogonal_preferred_ratio,
-    calc_phase_components,
     calc_size_tuning,
     calc_sparseness,
     calc_spatial_frequency_tuning,
@@ -66,12 +59,10 @@ from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import resolve
 
-__all__ = ["GratingLayoutError", "NoSpatialLayoutError", "PropertiesBenchmark", "UnitSelectionError",
-           "calc_bandwidth", "calc_circular_variance", "calc_modulation_ratio", "calc_orthogonal_preferred_ratio",
-           "calc_phase_components", "calc_size_tuning", "calc_sparseness", "calc_spatial_frequency_tuning",
-           "calc_texture_modulation", "calc_variance", "calc_variance_ratio", "clear_receptive_field_cache",
-           "filter_receptive_fields", "firing_rates_affine", "get_firing_rates", "get_stimulus_position",
-           "grating_grid", "map_receptive_field_locations", "record_from_model"]
+__all__ = ["PropertiesBenchmark", "calc_bandwidth", "calc_circular_variance", "calc_orthogonal_preferred_ratio",
+           "calc_size_tuning", "calc_sparseness", "calc_spatial_frequency_tuning", "calc_texture_modulation",
+           "calc_variance", "calc_variance_ratio", "filter_receptive_fields", "firing_rates_affine",
+           "get_firing_rates", "get_stimulus_position", "map_receptive_field_locations", "record_from_model"]
 
 
 class PropertiesBenchmark(BenchmarkBase):

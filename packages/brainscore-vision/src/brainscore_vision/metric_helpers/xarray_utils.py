@@ -1,6 +1,9 @@
 """Labelled regression and per-neuroid correlation under Brain-Score's names
 (``brainscore_vision.metric_helpers.xarray_utils``): wrap any scikit-learn-style regression and any
-``correlation(a, b) -> (r, p)`` function so they take and return assemblies."""
+``correlation(a, b) -> (r, p)`` function so they take and return assemblies.
+
+Adapters (listed in ``tests/test_compat_wing.py``): Brain-Score's labelled call forms over arrays; the regression
+metrics of brainscore-metrics unwrap them (``as_array_regression()``, ``correlation_function``) and run their own."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import numpy as np
 
 from brainio.assemblies import NeuroidAssembly, walk_coords
 from brainscore_core.metrics import Score
+from brainscore_metrics.arrays import pearson_columns
 from brainscore_vision.metric_helpers import Defaults
 
 __all__ = ["XarrayCorrelation", "XarrayRegression", "map_target_to_source"]
@@ -68,7 +72,8 @@ class XarrayCorrelation:
     ----------
     correlation : callable
         ``correlation(target_values, prediction_values) -> (r, p)`` (e.g. ``scipy.stats.pearsonr``); Pearson's r
-        is computed for all neuroids at once, any other function once per neuroid.
+        is brainscore-metrics' (:func:`~brainscore_metrics.arrays.pearson_columns`, all neuroids at once), any
+        other function is called once per neuroid.
     """
 
     def __init__(self, correlation: Callable, correlation_coord=Defaults.stimulus_coord,
@@ -92,9 +97,8 @@ class XarrayCorrelation:
         stimulus_dim = next(d for d in target.dims if d != neuroid_dim)
         a = np.asarray(target.transpose(stimulus_dim, neuroid_dim).values, dtype=np.float64)
         b = np.asarray(prediction.transpose(stimulus_dim, neuroid_dim).values, dtype=np.float64)
-        if getattr(self._correlation, "__name__", "") == "pearsonr":
-            a, b = a - a.mean(0), b - b.mean(0)
-            correlations = (a * b).sum(0) / np.sqrt((a * a).sum(0) * (b * b).sum(0))
+        if getattr(self._correlation, "__name__", "") == "pearsonr":  # brainscore-metrics' Pearson, all at once
+            correlations = pearson_columns(b, a)
         else:
             correlations = np.array([self._result(self._correlation(a[:, i], b[:, i])) for i in range(a.shape[1])])
         return Score(correlations, coords={name: (dims, values) for name, dims, values in walk_coords(target)

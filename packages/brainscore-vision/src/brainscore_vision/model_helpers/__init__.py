@@ -1,8 +1,9 @@
 """Brain-Score's ``brainscore_vision.model_helpers`` import paths, for model plugins written against them.
 
-The model code lives in model-tools (this package never imports it on its own): once model-tools is installed,
-``brainscore_vision.model_helpers.<module>`` is the module ``model_tools.compat.<module>`` itself (the same module
-object, so classes compare equal), imported when a plugin first imports it:
+The model code lives in model-tools (this package never imports it on its own, nor names it): the distribution that
+provides these paths declares its package in the entry-point group ``brainscore_vision.model_helpers`` (model-tools:
+``model_tools.compat``), and ``brainscore_vision.model_helpers.<module>`` is that package's ``<module>`` itself (the
+same module object, so classes compare equal), imported when a plugin first imports it:
 
 * ``activations.pytorch``: ``PytorchWrapper``, ``load_preprocess_images``, ``load_images``, ``preprocess_images``;
 * ``activations.core``: ``ActivationsExtractorHelper``;
@@ -27,7 +28,7 @@ from typing import Any
 
 __all__ = ["download_weights", "load_weight_file"]
 
-TARGET = "model_tools.compat"
+PROVIDERS_GROUP = "brainscore_vision.model_helpers"
 INSTALL = ("pip install model-tools (from a clone of the repository: python -m pip install -c constraints.txt "
            "./packages/model-tools)")
 
@@ -52,7 +53,7 @@ def __getattr__(name: str) -> Any:
 
 
 class _AliasLoader(importlib.abc.Loader):
-    """Hands out the already imported ``model_tools.compat`` module as the requested module."""
+    """Hands out the provider's already imported module as the requested module."""
 
     def __init__(self, module: Any):
         self.module = module
@@ -66,16 +67,24 @@ class _AliasLoader(importlib.abc.Loader):
         module.__spec__ = self.own_spec
 
 
+def _provider() -> str | None:
+    """The package that provides these paths (the entry point of :data:`PROVIDERS_GROUP`), None without one."""
+    from importlib.metadata import entry_points
+
+    points = sorted(entry_points(group=PROVIDERS_GROUP), key=lambda point: point.name)
+    return points[0].module if points else None
+
+
 class _ModelToolsRedirect(importlib.abc.MetaPathFinder):
-    """``brainscore_vision.model_helpers.<x>`` -> the module ``model_tools.compat.<x>``."""
+    """``brainscore_vision.model_helpers.<x>`` -> the module ``<provider>.<x>`` (model-tools: ``model_tools.compat``)."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         prefix = f"{__name__}."
         if not fullname.startswith(prefix):
             return None
-        source = f"{TARGET}.{fullname[len(prefix):]}"
+        provider = _provider()
         try:
-            installed = importlib.util.find_spec("model_tools") is not None
+            installed = provider is not None and importlib.util.find_spec(provider.partition(".")[0]) is not None
         except ImportError:
             installed = False
         if not installed:
@@ -83,10 +92,11 @@ class _ModelToolsRedirect(importlib.abc.MetaPathFinder):
 
             raise ModelToolsMissingError(f"{fullname} is part of model-tools, which is not installed: {INSTALL}",
                                          name=fullname)
+        source = f"{provider}.{fullname[len(prefix):]}"
         try:
             module = importlib.import_module(source)
         except ModuleNotFoundError as error:
-            if error.name is not None and source.startswith(error.name):  # no such module in model_tools.compat
+            if error.name is not None and source.startswith(error.name):  # no such module in the provider
                 return None
             raise
         spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(module),

@@ -41,15 +41,13 @@ from filelock import FileLock
 from brainio.errors import PathOutsideRootError
 from brainio.paths import path_inside
 from brainio.records import read_record, write_record
-from model_tools.activations._entry_file import (  # noqa: F401  (re-exported: their former home)
-    VARIABLE,
+from model_tools.activations._entry_file import (
     CachedLayer,
     EntryWriter,
     RowContent,
     _create_entry_file,
     _entry_layout,
     _rows_found,
-    _rows_of,
 )
 
 _logger = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from model_tools.activations.inputs import Stimuli, as_stimuli
 from model_tools.activations.microsaccades import Microsaccade, microsaccades
 from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
-from model_tools.activations.rows import RowTarget, _row_parts  # noqa: F401  (_row_parts: its old home)
+from model_tools.activations.rows import RowTarget
 from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
 from model_tools.errors import MicrosaccadeError, MicrosaccadesNotSupportedError, StimulusError
 

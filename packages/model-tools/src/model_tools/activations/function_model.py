@@ -9,7 +9,8 @@ identity module named after the layer, so the extractor's batching, hooks, row w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ import torch
 
 from model_tools.errors import UnknownLayerError
 
-__all__ = ["FunctionModel", "PassedThrough"]
+__all__ = ["FunctionModel", "HookHandle", "PassedThrough"]
 
 
 class PassedThrough:
@@ -28,6 +29,35 @@ class PassedThrough:
 
     def __init__(self, value: Any):
         self.value = value
+
+
+class HookHandle:
+    """The handle of a hook registered in a registry (``{id: hook}``; Brain-Score's ``HookHandle``): ``remove()``
+    takes the hook out and returns it, ``disable()`` takes it out until ``enable()`` puts it back."""
+
+    _ids = itertools.count()
+
+    def __init__(self, registry: MutableMapping[int, Any]):
+        self.hook_dict = registry
+        self.id = next(HookHandle._ids)
+        self._saved_hook: Any = None
+
+    def remove(self) -> Any:
+        return self.hook_dict.pop(self.id)
+
+    def disable(self) -> None:
+        self._saved_hook = self.remove()
+
+    def enable(self) -> None:
+        self.hook_dict[self.id] = self._saved_hook
+        self._saved_hook = None
+
+
+def register_hook(registry: MutableMapping[int, Any], hook: Callable[[Any], Any]) -> HookHandle:
+    """Add ``hook`` to ``registry`` (hooks run in the order they were added); returns its :class:`HookHandle`."""
+    handle = HookHandle(registry)
+    registry[handle.id] = hook
+    return handle
 
 
 class _LayerOutput(torch.nn.Module):
@@ -55,7 +85,8 @@ class FunctionModel(torch.nn.Module):
     layer_names : list of str
         The layers of the current extraction (:meth:`select`); ``named_modules`` yields one identity module per name.
     batch_hooks : dict
-        ``hook(activations) -> activations`` applied in order to each batch's mapping (Brain-Score's batch hooks).
+        ``hook(activations) -> activations`` applied in order to each batch's mapping (Brain-Score's batch hooks;
+        added with :meth:`register_batch_hook`).
     """
 
     def __init__(self, get_activations: Callable[[Any, list[str]], Mapping[str, Any]], *, numpy_inputs: bool = True,
@@ -67,6 +98,11 @@ class FunctionModel(torch.nn.Module):
         self.layer_names: list[str] = []
         self.batch_hooks: dict[int, Callable[[Any], Any]] = {}
         self._outputs: dict[str, _LayerOutput] = {}  # not submodules: no parameters, no state dict entries
+
+    def register_batch_hook(self, hook: Callable[[Any], Any]) -> HookHandle:
+        """Run ``hook(activations) -> activations`` on every batch's mapping of layer -> array; returns its
+        handle."""
+        return register_hook(self.batch_hooks, hook)
 
     def select(self, layers: Sequence[str]) -> dict[str, torch.nn.Module]:
         """Make ``layers`` the layers of the next forward passes; returns each one's identity module."""

@@ -12,9 +12,10 @@ from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
 from model_tools.activations.extractor import check_trials, wants_microsaccades
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
-from model_tools.brain_transformation.layer_selection import LayerSelection
+from model_tools.brain_transformation.layer_selection import LayerSelection, RegionLayerMap
 from model_tools.brain_transformation.odd_one_out import OddOneOut
 from model_tools.brain_transformation.region_layer_maps import find_region_layer_map
+from model_tools.brain_transformation.standard_benchmarks import STANDARD_REGION_BENCHMARKS
 from model_tools.errors import UnmappedRegionError, UnsupportedTaskError
 
 REGIONS = ("V1", "V2", "V4", "IT")
@@ -99,15 +100,18 @@ class ModelCommitment(BrainModel):
         Candidate layers for layer selection (and the default readout: the last one).
     behavioral_readout_layer : str, default=None
         Layer of the ``probabilities`` and ``odd_one_out`` readouts; None means the last of ``layers``.
-    region_layer_map : mapping of str -> str, default=None
+    region_layer_map : mapping of str -> str or RegionLayerMap, default=None
         Committed layer per region (``'V1'``, ``'V2'``, ``'V4'``, ``'IT'``). None means the
         ``region_layer_map/<identifier>.json`` beside the plugin that registered ``identifier`` (or beside the module
         building this commitment), when there is one (no layer selection then, as in Brain-Score); see
-        :mod:`model_tools.brain_transformation.region_layer_maps`.
+        :mod:`model_tools.brain_transformation.region_layer_maps`. A :class:`RegionLayerMap` (Brain-Score's lazy
+        map) gives its committed regions, and its benchmarks become ``region_benchmarks``.
     visual_degrees : float, default=8
     region_benchmarks : mapping of str -> benchmark | (assembly, metric), default=None
         For regions without a committed layer: select one by :class:`LayerSelection` on this benchmark
-        (an object with ``identifier``, a zero-argument factory of one, or an ``(assembly, metric)`` pair).
+        (an object with ``identifier``, a zero-argument factory of one, or an ``(assembly, metric)`` pair). None
+        means Brain-Score's :data:`STANDARD_REGION_BENCHMARKS` when there is no map at all (none given, no JSON),
+        and none otherwise; ``{}`` means no layer selection.
     label_indices : mapping of str -> sequence of int, default=None
         ImageNet indices of labels for the ``label`` task with a label list.
     imagenet_classes : sequence of str, default=None
@@ -133,10 +137,15 @@ class ModelCommitment(BrainModel):
         self.activations_model = activations_model
         self.layers = list(layers)
         self.region_layer_map_file = None
+        if isinstance(region_layer_map, RegionLayerMap):
+            region_benchmarks = {**region_layer_map.region_benchmarks, **(region_benchmarks or {})}
+            region_layer_map = dict(region_layer_map)  # the regions it already committed
         if region_layer_map is None:
             found = find_region_layer_map(identifier, caller_file=_caller_file())
             if found is not None:
                 region_layer_map, self.region_layer_map_file = found
+        if region_benchmarks is None and region_layer_map is None:  # no map anywhere: Brain-Score's selection
+            region_benchmarks = STANDARD_REGION_BENCHMARKS
         self.region_layer_map = dict(region_layer_map or {})
         self.region_benchmarks = dict(region_benchmarks or {})
         self.behavioral_readout_layer = behavioral_readout_layer

@@ -13,7 +13,7 @@ The committed layer is then scored without reduction, as in Brain-Score.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +156,10 @@ class LayerSelection:
         logger.info("model %s: region %s -> layer %s (scores %s)", self.model_identifier, region, best, scores)
         return best
 
+    def __call__(self, selection_identifier: str, benchmark: Any) -> str:
+        """Brain-Score's call form, ``selection(selection_identifier=region, benchmark=benchmark)``: :meth:`select`."""
+        return self.select(selection_identifier, benchmark)
+
     # -- scoring ----------------------------------------------------------------------------------------
     def _score_benchmark(self, region: str, layer: str, benchmark: Any, warmed: set[str]) -> float:
         if self.candidate_factory is None:
@@ -225,3 +229,33 @@ class LayerSelection:
         if not caching_enabled(self.cache):
             return
         write_record(_selection_root() / f"{key}.json", content)
+
+
+class RegionLayerMap(dict):
+    """Brain-Score's lazily selected region -> layer map: ``region_layer_map[region]`` selects a layer on
+    ``region_benchmarks[region]`` with ``layer_selection`` the first time it is read, and keeps it.
+
+    Given to :class:`~model_tools.brain_transformation.ModelCommitment` as its ``region_layer_map``, its benchmarks
+    become the commitment's ``region_benchmarks`` (the commitment selects with its own candidates) and the regions it
+    already holds are committed.
+
+    Parameters
+    ----------
+    layer_selection : LayerSelection
+        Called as ``layer_selection(selection_identifier=region, benchmark=benchmark)``.
+    region_benchmarks : mapping of str -> benchmark
+        The benchmark (or a zero-argument factory of one) each region is selected on.
+    """
+
+    def __init__(self, layer_selection: LayerSelection, region_benchmarks: Mapping[str, Any]):
+        super().__init__()
+        self.layer_selection = layer_selection
+        self.region_benchmarks = dict(region_benchmarks)
+
+    def __missing__(self, region: str) -> str:
+        self[region] = self.layer_selection(selection_identifier=region, benchmark=self.region_benchmarks[region])
+        return self[region]
+
+    def commit_region(self, region: str) -> None:
+        """Select ``region``'s layer now, unless it is held already (Brain-Score's name)."""
+        self[region]

@@ -18,10 +18,9 @@ the recordings and from their stimulus set.
 from __future__ import annotations
 
 from brainscore_vision.benchmark_helpers.neural_common import NeuralBenchmark
-from brainscore_vision.data.cadena2017 import BIBTEX as DATA_BIBTEX
 from brainscore_vision.utils import LazyLoad
 
-__all__ = ["BIBTEX", "DATA_BIBTEX", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "ToliasCadena2017Mask", "ToliasCadena2017PLS",
+__all__ = ["BIBTEX", "NUMBER_OF_TRIALS", "VISUAL_DEGREES", "ToliasCadena2017Mask", "ToliasCadena2017PLS",
            "cadena_assembly", "drop_nan_presentations"]
 
 VISUAL_DEGREES = 2

@@ -28,6 +28,7 @@ import xarray as xr
 
 from brainio.stimuli import StimulusSet
 from brainscore_core.metrics import Score
+from brainscore_metrics.bootstrap import declare_no_error
 from brainscore_vision import load_dataset, load_metric, load_stimulus_set
 from brainscore_vision.benchmark_helpers.multi_subject import (
     MultiSubjectNeuralBenchmark,
@@ -42,7 +43,6 @@ from brainscore_vision.benchmark_helpers.rsa_subjects import RSABenchmark
 from brainscore_vision.data.laion_fmri import BIBTEX
 from brainscore_vision.data.laion_fmri.files import OOD_TYPES, SUBJECTS, split_ids
 from brainscore_vision.errors import BenchmarkDataError
-from brainscore_vision.metric_helpers.bootstrap_error import declare_no_error
 from brainscore_vision.utils import LazyLoad
 
 __all__ = ["LAION_ALPHA_LIST", "LAIONfMRI", "LAIONfMRICKA", "LAIONfMRIRSA", "intersubject_cka_ceiling",

@@ -30,11 +30,10 @@ from brainscore_vision.benchmark_helpers.behavioral_tasks import (
     ceiled,
     probabilities_of,
 )
-from brainscore_vision.data.lonnqvist2024 import DATASETS
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
-__all__ = ["BIBTEX", "DATASETS", "VISUAL_DEGREES", "convert_proba_to_choices"]
+__all__ = ["BIBTEX", "VISUAL_DEGREES", "convert_proba_to_choices"]
 
 VISUAL_DEGREES = 17.70753
 #: Brain-Score's is empty ("to appear in a future article"); a placeholder that names the data

@@ -5,12 +5,12 @@ from brainscore_vision.benchmarks.private_core.benchmark import (
     DicarloMajajHong2015ITPLS,
     DicarloMajajHong2015V4PLS,
 )
-from brainscore_vision.benchmarks.public_reference.benchmark import MAJAJHONG_BIBTEX as BIBTEX
 from brainscore_vision.benchmarks.public_reference.benchmark import (
     MajajHongITPublicBenchmark,
     MajajHongV4PublicBenchmark,
 )
 from brainscore_vision.benchmarks.public_reference.benchmark import load_majajhong2015 as load_assembly
+from brainscore_vision.data_helpers.bibtex import MAJAJHONG_BIBTEX as BIBTEX
 
 VISUAL_DEGREES = 8
 NUMBER_OF_TRIALS = 50

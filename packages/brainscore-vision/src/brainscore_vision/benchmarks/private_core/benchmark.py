@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from brainscore_vision.benchmark_helpers.neural_common import NeuralBenchmark
 from brainscore_vision.benchmarks.public_reference.benchmark import (
-    FREEMANZIEMBA_BIBTEX,
-    MAJAJHONG_BIBTEX,
     Rajalingham2018PublicI2n,
     _public_pls,
     load_freemanziemba2013,
     load_majajhong2015,
 )
+from brainscore_vision.data_helpers.bibtex import FREEMANZIEMBA_BIBTEX, MAJAJHONG_BIBTEX
 
 __all__ = ["DicarloMajajHong2015ITPLS", "DicarloMajajHong2015V4PLS", "DicarloRajalingham2018I2n",
            "FreemanZiemba2013PrivatePLS", "MajajHong2015PrivatePLS", "MovshonFreemanZiemba2013V1PLS",

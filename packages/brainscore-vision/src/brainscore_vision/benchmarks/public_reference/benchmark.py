@@ -30,28 +30,15 @@ import numpy as np
 from brainscore_core.benchmarks import BenchmarkBase
 from brainscore_vision import load_ceiling, load_dataset, load_metric, load_stimulus_set
 from brainscore_vision.benchmark_helpers.neural_common import NeuralBenchmark, average_repetition
+from brainscore_vision.data_helpers.bibtex import FREEMANZIEMBA_BIBTEX, MAJAJHONG_BIBTEX, RAJALINGHAM_BIBTEX
 from brainscore_vision.utils import LazyLoad
 
-__all__ = ["FREEMANZIEMBA_BIBTEX", "MAJAJHONG_BIBTEX", "RAJALINGHAM_BIBTEX", "FreemanZiemba2013PublicPLS",
+__all__ = ["FreemanZiemba2013PublicPLS",
            "FreemanZiembaV1PublicBenchmark", "FreemanZiembaV2PublicBenchmark", "MajajHong2015PublicPLS",
            "MajajHong2015PublicTemporalPLS", "MajajHongITPublicBenchmark", "MajajHongV4PublicBenchmark",
            "Rajalingham2018PublicI2n", "RajalinghamMatchtosamplePublicBenchmark", "freemanziemba_assembly",
            "load_freemanziemba2013", "load_majajhong2015", "load_rajalingham2018", "majajhong_assembly",
            "majajhong_temporal_assembly", "rajalingham_assembly"]
-
-MAJAJHONG_BIBTEX = """@article{majaj2015simple,
-  title   = {Simple learned weighted sums of inferior temporal neuronal firing rates accurately predict human core
-             object recognition performance},
-  author  = {Majaj, Najib J. and Hong, Ha and Solomon, Ethan A. and DiCarlo, James J.},
-  journal = {Journal of Neuroscience}, volume = {35}, number = {39}, pages = {13402--13418}, year = {2015},
-  doi     = {10.1523/JNEUROSCI.5181-14.2015}
-}"""
-FREEMANZIEMBA_BIBTEX = """@article{freeman2013functional,
-  title   = {A functional and perceptual signature of the second visual area in primates},
-  author  = {Freeman, Jeremy and Ziemba, Corey M. and Heeger, David J. and Simoncelli, Eero P. and Movshon, J. Anthony},
-  journal = {Nature Neuroscience}, volume = {16}, number = {7}, pages = {974--981}, year = {2013},
-  doi     = {10.1038/nn.3402}
-}"""
 
 
 def _region(assembly, region: str):
@@ -133,16 +120,6 @@ def FreemanZiemba2013PublicPLS(region: str) -> NeuralBenchmark:
                        lambda average: freemanziemba_assembly(region, average_repetitions=average),
                        stratification_coord="texture_type", visual_degrees=4, number_of_trials=20, version=1,
                        timebins=[(50, 200)], bibtex=FREEMANZIEMBA_BIBTEX)
-
-
-RAJALINGHAM_BIBTEX = """@article{rajalingham2018large,
-  title   = {Large-scale, high-resolution comparison of the core visual object recognition behavior of humans, monkeys,
-             and state-of-the-art deep artificial neural networks},
-  author  = {Rajalingham, Rishi and Issa, Elias B. and Bashivan, Pouya and Kar, Kohitij and Schmidt, Kailyn and
-             DiCarlo, James J.},
-  journal = {Journal of Neuroscience}, volume = {38}, number = {33}, pages = {7255--7269}, year = {2018},
-  doi     = {10.1523/JNEUROSCI.0388-18.2018}
-}"""
 
 
 def rajalingham_assembly(assembly=None):

@@ -9,7 +9,7 @@ credentials): ``MajajHong2015.private`` (the held-out half of the recordings, on
 from pathlib import Path
 
 from brainscore_vision import data_registry, load_stimulus_set, stimulus_set_registry
-from brainscore_vision.benchmarks.public_reference.benchmark import MAJAJHONG_BIBTEX as BIBTEX
+from brainscore_vision.data_helpers.bibtex import MAJAJHONG_BIBTEX as BIBTEX
 from brainscore_vision.data_helpers.public_catalogue import register_family_catalogue
 
 __all__ = ["BIBTEX"]

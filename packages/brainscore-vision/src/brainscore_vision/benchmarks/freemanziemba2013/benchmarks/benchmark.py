@@ -6,8 +6,8 @@ from brainscore_vision.benchmarks.private_core.benchmark import (
     MovshonFreemanZiemba2013V1PLS,
     MovshonFreemanZiemba2013V2PLS,
 )
-from brainscore_vision.benchmarks.public_reference.benchmark import FREEMANZIEMBA_BIBTEX as BIBTEX
 from brainscore_vision.benchmarks.public_reference.benchmark import load_freemanziemba2013 as load_assembly
+from brainscore_vision.data_helpers.bibtex import FREEMANZIEMBA_BIBTEX as BIBTEX
 
 VISUAL_DEGREES = 4
 NUMBER_OF_TRIALS = 20
