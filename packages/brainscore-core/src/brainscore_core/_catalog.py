@@ -391,8 +391,8 @@ class PluginCatalog:
         self._settings.remember(plugin.module, changes, plugin.describe())
         registered = self._attribution.registered_by(self._origins, plugin.module, source,
                                                      self._plugin_sources.get(plugin.name))
-        if imported_before and not any(registered.values()):
-            return  # imported before the catalog asked: what it registered cannot be told, so nothing is recorded
+        if imported_before:  # what it registered then cannot be told (a helper module's assignments are nobody's):
+            return  # nothing is recorded, and the next process imports it under the catalog and records it
         self._entries.record(plugin, registered, self._declared_need)
 
     def __repr__(self) -> str:
