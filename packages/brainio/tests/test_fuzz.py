@@ -106,7 +106,7 @@ def test_hanging_open_is_killed_after_the_timeout(tmp_path, monkeypatch):
     """A child that never returns (as h5py does on some damaged dimension scales) is killed at the timeout.
 
     The child waits without using CPU: a busy loop also reaches its CPU limit (as long as the timeout) and then either
-    of the two ends could come first (that case: ``test_children.py``, "used its 1 s of CPU time")."""
+    of the two ends could come first (that case: ``test_probe_child.py``, "used its 1 s of CPU time")."""
     import brainio.netcdf as netcdf
 
     path = tmp_path / "a.nc"

@@ -10,12 +10,13 @@ targets, under their locks, removes them and writes the files a clean packaging 
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 import textwrap
 
 import pytest
 
 from brainio import StimulusSet, package_stimulus_set_locally
-from brainio.children import run_child
 
 IDENTIFIER = "Lab.v1"
 
@@ -112,8 +113,8 @@ def test_next_packaging_removes_what_a_killed_one_left(phase, tmp_path, image_di
     (tmp_path / "packaging_inputs.py").write_text(INPUTS)
     out = tmp_path / "out"
     out.mkdir()
-    killed = run_child(["-c", CHILD, phase, str(out), str(image_dir)], timeout=120, cwd=tmp_path,
-                       capture_output=True, text=True)
+    killed = subprocess.run([sys.executable, "-c", CHILD, phase, str(out), str(image_dir)], timeout=120, cwd=tmp_path,
+                            capture_output=True, text=True)  # it kills itself; the timeout ends it otherwise
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
     left = sorted(path.name for path in out.rglob("*.part"))
     assert left, f"the kill at {phase} left no temporary: the phase was not reached"

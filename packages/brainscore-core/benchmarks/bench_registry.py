@@ -4,7 +4,7 @@
 found by ``importlib.metadata`` exactly like pip-installed ones): half register in the Brain-Score style
 (assigning into the registries when imported), half through hookimpls; each registers one benchmark and
 one dataset. Every measurement runs in a fresh interpreter, a child bound to this script
-(:func:`brainio.children.run_child`). The baseline, measured in the same run and started the same way, is a bare
+(:func:`brainscore_core.children.run_child`). The baseline, measured in the same run and started the same way, is a bare
 interpreter start (``python -c pass``).
 
 The first process after the plugins are installed imports every one of them and writes the plugin index
@@ -25,7 +25,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from brainio.children import run_child
+from brainscore_core.children import run_child
 
 GROUP = "bench_brainscore"
 
@@ -48,7 +48,10 @@ def brainscore_data():
 DOMAIN = f"""
 from brainscore_core.plugins import Domain
 domain = Domain({GROUP!r})
-globals().update(domain.exports())
+for _name in ("data_registry", "stimulus_set_registry", "metric_registry", "ceiling_registry",
+              "benchmark_registry", "model_registry", "load_dataset", "load_stimulus_set", "load_metric",
+              "load_ceiling", "load_benchmark", "load_model", "list_plugins"):
+    globals()[_name] = getattr(domain, _name)  # the names a domain package gives its users
 """
 MEASURE = """
 import time

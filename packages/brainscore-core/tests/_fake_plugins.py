@@ -57,7 +57,10 @@ class PluginWorld:
         self.write_module(self.domain_module, f"""
             from brainscore_core.plugins import Domain
             domain = Domain({self.group!r})
-            globals().update(domain.exports())
+            for _name in ("data_registry", "stimulus_set_registry", "metric_registry", "ceiling_registry",
+                          "benchmark_registry", "model_registry", "load_dataset", "load_stimulus_set", "load_metric",
+                          "load_ceiling", "load_benchmark", "load_model", "list_plugins"):
+                globals()[_name] = getattr(domain, _name)  # the names a domain package gives its users
         """)
         self.module = importlib.import_module(self.domain_module)
         self.domain = self.module.domain

@@ -29,7 +29,10 @@ DOMAIN = """
     from brainscore_core.plugins import Domain
 
     domain = Domain({group!r})
-    globals().update(domain.exports())
+    for _name in ("data_registry", "stimulus_set_registry", "metric_registry", "ceiling_registry",
+                  "benchmark_registry", "model_registry", "load_dataset", "load_stimulus_set", "load_metric",
+                  "load_ceiling", "load_benchmark", "load_model", "list_plugins"):
+        globals()[_name] = getattr(domain, _name)  # the names a domain package gives its users
 """
 
 PLUGIN_A = """

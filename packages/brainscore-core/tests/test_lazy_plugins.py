@@ -47,7 +47,10 @@ def site(tmp_path):
     _write(site / "dom.py", f"""
         from brainscore_core.plugins import Domain
         domain = Domain({group!r})
-        globals().update(domain.exports())
+        for _name in ("data_registry", "stimulus_set_registry", "metric_registry", "ceiling_registry",
+                      "benchmark_registry", "model_registry", "load_dataset", "load_stimulus_set", "load_metric",
+                      "load_ceiling", "load_benchmark", "load_model", "list_plugins"):
+            globals()[_name] = getattr(domain, _name)  # the names a domain package gives its users
     """)
     _distribution(site, "hooks-dist", group, "plug_hooks", """
         from brainscore_core import hookimpl
@@ -266,3 +269,74 @@ def test_a_plugin_imported_before_the_catalog_asks_does_not_record_an_empty_inde
     """)
     assert listing["models"] == ["a1", "h1", "h2", "o1"] and listing["benchmarks"] == ["b1"], listing
     assert _run(site, home, LOAD % "a1") == {"value": "model a1", "imported": ["plug_assigns"]}
+
+
+def test_a_plugin_imported_before_the_catalog_asks_records_nothing_even_through_a_helper(tmp_path):
+    """The same, for a plugin whose helper module (outside its own package) assigns some of its identifiers: they were
+    attributed to nobody when made, so a record of what can be told would hide them (seen: Geirhos2021's stimulus sets
+    registered by reference through ``data_helpers.public_catalogue``, lost when a test imported the plugin by name)."""
+    site, home = tmp_path / "site", tmp_path / "home"
+    group = f"bs_helped_{uuid.uuid4().hex[:8]}"
+    _write(site / "dom.py", f"""
+        from brainscore_core.plugins import Domain
+        domain = Domain({group!r})
+    """)
+    _write(site / "helper_mod.py", """
+        def register(registry, names):
+            for name in names:
+                registry[name] = lambda name=name: f"stimulus set {name}"
+    """)
+    _distribution(site, "helped-dist", group, "plug_helped", """
+        import helper_mod
+        from dom import domain
+        domain.data_registry["own"] = lambda: "data own"
+        helper_mod.register(domain.stimulus_set_registry, ["by_helper"])
+    """)
+    first = _run(site, home, """
+        import json
+        import plug_helped  # by name, before anything asked the catalog
+        import dom
+        print(json.dumps({"value": dom.domain.load_dataset("own")}))
+    """)
+    assert first["value"] == "data own"
+    later = _run(site, home, """
+        import json, dom
+        print(json.dumps({"value": dom.domain.load_stimulus_set("by_helper")}))
+    """)
+    assert later == {"value": "stimulus set by_helper", "imported": ["plug_helped"]}
+    assert _run(site, home, 'import json, dom; print(json.dumps({"value": dom.domain.load_stimulus_set("by_helper")}))'
+                ) == {"value": "stimulus set by_helper", "imported": ["plug_helped"]}  # recorded: the index finds it
+
+
+def test_declared_data_needs_are_answered_from_the_index_without_importing(tmp_path):
+    # issue 44, part 5: `brainscore list benchmarks` prints each benchmark's data need; the plugin index keeps the
+    # needs its plugins declared (DATA_NEEDS), so a later process answers without importing any plugin
+    site, home = tmp_path / "site", tmp_path / "home"
+    group = f"bs_needs_{uuid.uuid4().hex[:8]}"
+    _write(site / "dom.py", f"""
+        from brainscore_core.plugins import Domain
+        domain = Domain({group!r})
+    """)
+    _distribution(site, "needs-dist", group, "plug_needs", """
+        from dom import domain
+        DATA_NEEDS = {"Lab.IT-pls": "local:nsd"}
+        domain.benchmark_registry["Lab.IT-pls"] = lambda: "benchmark"
+        domain.benchmark_registry["Lab.V4-pls"] = lambda: "benchmark"
+    """)
+    ask = """
+        import json, dom
+        print(json.dumps({"needs": [dom.domain.data_need("benchmark", name) for name in ("Lab.IT-pls", "Lab.V4-pls",
+                                                                                         "Other.IT-pls")]}))
+    """
+    assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": ["plug_needs"]}
+    assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": []}  # the index answers
+    [index] = (home / "plugin-index").iterdir()
+    record = json.loads(index.read_text())
+    record = record.get("content", record)
+    assert [value["needs"] for value in record.values()] == [{"benchmark": {"Lab.IT-pls": "local:nsd"}}]
+    # an index written before needs were recorded is stale: the plugin is imported once more, and the record rewritten
+    from brainio.records import write_record
+
+    write_record(index, {key: {k: v for k, v in value.items() if k != "needs"} for key, value in record.items()})
+    assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": ["plug_needs"]}
+    assert _run(site, home, ask)["imported"] == []

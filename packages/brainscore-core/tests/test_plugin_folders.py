@@ -35,7 +35,10 @@ def folders_world(world, tmp_path, monkeypatch):
         from brainscore_core.plugin_folders import PluginFolders
         from brainscore_core.plugins import Domain
         domain = Domain({world.group!r}, folders=PluginFolders({name!r}), builtin_distributions={{"builtin-zoo"}})
-        globals().update(domain.exports())
+        for _name in ("data_registry", "stimulus_set_registry", "metric_registry", "ceiling_registry",
+                      "benchmark_registry", "model_registry", "load_dataset", "load_stimulus_set", "load_metric",
+                      "load_ceiling", "load_benchmark", "load_model", "list_plugins"):
+            globals()[_name] = getattr(domain, _name)  # the names a domain package gives its users
     """)
     for kind in ("models", "metrics", "data"):
         _write(root / kind / "__init__.py", KIND_PACKAGE)

@@ -290,7 +290,9 @@ def test_score_sets_identifiers_and_layer_comment(world):
 
     world.module.model_registry["m"] = Model
     world.module.benchmark_registry["b"] = Benchmark
-    result = world.module.score("m", "b")
+    from brainscore_core.scoring import score
+
+    result = score(world.domain, "m", "b", store=False)
     assert calls == ["preallocate", "call"]
     assert float(result) == 0.25
     assert result.attrs["model_identifier"] == "m" and result.attrs["benchmark_identifier"] == "b"
@@ -302,7 +304,9 @@ def test_score_without_layer_map_sets_no_comment(world):
 
     world.module.model_registry["m"] = object
     world.module.benchmark_registry["b"] = lambda: (lambda candidate: Score(0.5))
-    assert "comment" not in world.module.score("m", "b").attrs
+    from brainscore_core.scoring import score
+
+    assert "comment" not in score(world.domain, "m", "b", store=False).attrs
 
 
 def test_domains_are_independent(world):
@@ -395,20 +399,11 @@ def test_the_plugin_layers_point_down_and_the_domain_does_not_score():
         assert _imports(folder / name) & forbidden == set(), name
     assert "brainscore_core.plugins" not in _imports(folder / "scoring.py") | _imports(folder / "grid.py")  # no tie
     assert not hasattr(Domain, "score") and not hasattr(Domain, "score_many")
-
-
-def test_exports_bind_the_scoring_functions_to_the_domain(world, monkeypatch):
-    import brainscore_core.grid as grid
-    import brainscore_core.scoring as scoring
-
-    calls = []
-    monkeypatch.setattr(scoring, "score", lambda *args, **kwargs: calls.append(("score", args, kwargs)))
-    monkeypatch.setattr(grid, "score_many", lambda *args, **kwargs: calls.append(("score_many", args, kwargs)))
-    exported = world.domain.exports()
-    exported["score"]("m", "b", store=False)
-    exported["score_many"](["m"], ["b"], rescore=True)
-    assert calls == [("score", (world.domain, "m", "b", False), {"store": False}),
-                     ("score_many", (["m"], ["b"], None), {"domain": world.domain, "rescore": True})]
+    # issue 44, part 5: nothing of the plugin layer reaches up to scoring, not even bound for a namespace
+    assert not hasattr(Domain, "exports") and not (folder / "_domain_scoring.py").exists()
+    for name in ("plugins.py", "_catalog.py", "_registry.py", "_entry_plugins.py", "_plugin_index.py", "_domains.py"):
+        assert not {m for m in _imports(folder / name) if m.startswith(("brainscore_core.scoring", "brainscore_core.grid",
+                                                                       "brainscore_core._domain_scoring"))}, name
 
 
 def test_a_domain_travels_by_its_group(world):

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from brainio.children import run_child
+from brainscore_core.children import run_child
 
 MODEL, BENCHMARK = "randomnet", "Cowley2023.V4-pls"
 RAW = Path(os.environ.get("BRAINSCORE_RAW_DATA", Path(__file__).resolve().parents[3].parent / "shared" / "data"))

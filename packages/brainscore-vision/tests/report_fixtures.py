@@ -203,7 +203,7 @@ def real_store(tmp_path, cowley_raw, kriegeskorte_raw):
     import sys
 
     import brainscore_vision
-    from brainio.children import run_child  # the scoring child dies with this test process
+    from brainscore_core.children import run_child  # the scoring child dies with this test process
     from brainscore_core.results import ResultStore
 
     missing = [b for b in REAL_BENCHMARKS if b not in brainscore_vision.benchmark_registry]

@@ -1,4 +1,4 @@
-"""``brainscore cache``: sizes per kind and pruning by model, by age and down to a size (brainscore_vision.caches).
+"""``brainscore cache``: sizes per kind and pruning by model, by age and down to a size (brainscore_core.caches, which asks each package for the caches it writes).
 
 The caches are laid out by hand here, file by file, as the packages that write them lay them out (model-tools'
 activations index records, ceiling JSON + arrays, placed stimulus folders ...), with sizes chosen so every expected
@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from brainscore_vision.caches import cache_entries, parse_age, parse_size, select_for_pruning
+from brainscore_core.caches import cache_entries, parse_age, parse_size, select_for_pruning
 from brainscore_vision.cli import EXIT_FAILED, EXIT_USAGE, main
 
 DAY = 86400.0
@@ -124,7 +125,7 @@ def test_prune_asks_first_and_dry_run_deletes_nothing(home, capsys, monkeypatch)
 
 
 def test_selection_rules_on_plain_entries():
-    from brainscore_vision.caches import CacheEntry
+    from brainscore_core.caches import CacheEntry
 
     now = 100 * DAY
     entries = [CacheEntry("activations", (Path(name),), size, now - age * DAY, model)
@@ -154,3 +155,84 @@ def test_plugin_weights_are_counted_and_pruned_only_when_named(home, capsys, mon
     assert nasnet.exists() and default.exists()
     assert main(["cache", "prune", "--kind", "weights", "--older-than", "30d", "-y"]) == 0
     assert not nasnet.exists() and not nasnet.with_name(nasnet.name + ".verified").exists() and default.exists()
+
+
+THROWAWAY = '''
+from pathlib import Path
+
+ROOT = Path({root!r})
+
+
+def _entries(root):
+    # one entry per <name>.bin with its <name>.model record (written first, so deleted first), the model named inside
+    for data in sorted(root.glob("*.bin")):
+        record = data.with_suffix(".model")
+        yield {{"paths": [record, data], "model": record.read_text().strip(), "used": data}}
+
+
+def published_caches():
+    return [{{"kind": "scratchpad", "roots": lambda: [ROOT], "entries": _entries,
+              "description": "one scratch result of the throwaway plugin"}}]
+
+
+def published_settings():
+    return [{{"name": "scratch_root", "variables": ("THROWAWAY_SCRATCH",), "default": str(ROOT),
+              "description": "where the throwaway plugin keeps its scratch results", "value": lambda: ROOT}}]
+'''
+
+
+@pytest.fixture
+def throwaway(tmp_path, monkeypatch):
+    """A plugin distribution made here, never installed: ``throwaway-cache`` 1.0, a module and a dist-info on
+    ``sys.path`` whose entry points publish one cache kind (``scratchpad``: ``<name>.bin`` with its ``<name>.model``)
+    and one setting; two entries (models m1, m2) of known sizes. Returns the cache folder and the entry sizes."""
+    root, site = tmp_path / "scratch", tmp_path / "site"
+    site.mkdir()
+    (site / "throwaway_cache.py").write_text(THROWAWAY.format(root=str(root)))
+    info = site / "throwaway_cache-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: throwaway-cache\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[brainscore_caches]\nthrowaway = throwaway_cache:published_caches\n\n"
+                                           "[brainscore_settings]\nthrowaway = throwaway_cache:published_settings\n")
+    monkeypatch.syspath_prepend(str(site))
+    sys.modules.pop("throwaway_cache", None)  # a module of that name imported by another test is not this one
+    sizes = {}
+    for model, size, age in (("m1", 700, 10), ("m2", 1300, 1)):
+        record = _file(root / f"{model}-run.model", 0, age)
+        record.write_text(model)
+        sizes[model] = size + record.stat().st_size
+        _file(root / f"{model}-run.bin", size, age)
+    yield root, sizes
+    sys.modules.pop("throwaway_cache", None)
+
+
+def test_a_throwaway_distribution_publishes_its_own_cache(home, throwaway, capsys):
+    # issue 44, part 4: `brainscore cache` knows no package's layout; a distribution it has never seen publishes its
+    # cache through the entry-point group brainscore_caches and is listed, sized and pruned like the built-in ones
+    root, sizes = throwaway
+    assert main(["cache"]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:9]}
+    assert rows["scratchpad"][1:5] == [f"{(sizes['m1'] + sizes['m2']) / 1024:.1f}", "KB", "2", str(root)]
+    assert rows["total"][3] == "10"  # the eight entries of the home fixture and these two
+    assert main(["cache", "prune", "--kind", "scratchpad", "--model", "m1", "--yes"]) == 0
+    assert "deleted 1 entries" in capsys.readouterr().out
+    assert sorted(path.name for path in root.iterdir()) == ["m2-run.bin", "m2-run.model"]
+    # pruned by default (it did not say otherwise): a prune down to a size reaches it, least recently used first
+    assert main(["cache", "prune", "--max-size", "0", "--dry-run"]) == 0
+    assert "would delete 6 of 6 entries" in capsys.readouterr().out  # the home fixture's five, and m2's
+    assert main(["config", "--package", "throwaway-cache"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("throwaway-cache:\n") and f"THROWAWAY_SCRATCH = {root}" in out and "brainscore-core" not in out
+
+
+def test_an_unknown_kind_and_a_broken_publication_are_named(home, throwaway, capsys):
+    root, _ = throwaway
+    assert main(["cache", "prune", "--kind", "scratch", "--max-size", "0", "-y"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "unknown cache kind 'scratch'" in err and "scratchpad" in err
+    module = root.parent / "site" / "throwaway_cache.py"
+    module.write_text(module.read_text().replace('"roots": lambda: [ROOT]', '"roots": [ROOT]'))
+    sys.modules.pop("throwaway_cache", None)
+    assert main(["cache"]) == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "cache kind 'scratchpad' of distribution 'throwaway-cache': roots must be callable" in err

@@ -127,7 +127,7 @@ def test_the_old_names_of_one_function_still_work_and_say_so():
 
 def test_python_dash_m_reference_form(kriegeskorte_raw):
     registered_model("pixels")
-    from brainio.children import run_child  # dies with this test process
+    from brainscore_core.children import run_child  # dies with this test process
 
     completed = run_child(["-m", "brainscore_vision", "score", "--model_identifier=pixels",
                            "--benchmark_identifier=Kiani2007.mIT-rdm"], capture_output=True, text=True,

@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 
+import brainscore_vision
 from brainio.skipping import import_or_skip
 from brainscore_vision import benchmark_data
 from brainscore_vision.data_helpers.public_catalogue import (
@@ -129,5 +130,14 @@ def test_entry_access_defaults_to_public(tmp_path):
     ("private", "[private: needs Brain-Score credentials]"),
     ("credentials", "[network: unsigned, then your AWS credentials]"), ("network", "[network]")])
 def test_markers_of_the_bucket_needs(monkeypatch, need, marker):
-    monkeypatch.setattr(benchmark_data, "RULES", ((r"Lab2030\.", need, None),) + benchmark_data.RULES)
-    assert benchmark_data.data_marker("Lab2030.IT-pls") == marker
+    # a benchmark registered with its need as a field (what a by-reference registration carries)
+    def factory():
+        return "benchmark"
+
+    factory.data_need = need
+    identifier = f"Lab2030.{need}.IT-pls"
+    brainscore_vision.benchmark_registry[identifier] = factory
+    try:
+        assert benchmark_data.data_marker(identifier) == marker
+    finally:
+        del brainscore_vision.benchmark_registry[identifier]

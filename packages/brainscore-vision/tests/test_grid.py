@@ -141,7 +141,7 @@ def test_dry_run_lists_the_pairs(tmp_path, capsys):
 
 def _start(arguments, log):
     """A scheduler or worker process that dies with this test process (even after ``kill -9`` of pytest)."""
-    from brainio.children import start_child
+    from brainscore_core.children import start_child
 
     return start_child(["-m", *arguments], cpu_seconds=1800, stdout=log, stderr=subprocess.STDOUT)
 

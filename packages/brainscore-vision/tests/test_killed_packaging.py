@@ -88,7 +88,7 @@ def _packaged(plugin: str):
 @pytest.mark.parametrize(("plugin", "phase"), [("kriegeskorte2008", "zip-entry"), ("kriegeskorte2008", "netcdf-data"),
                                                ("kriegeskorte2008", "manifest"), ("marques2020", "render")])
 def test_next_run_leaves_no_temporary_after_a_kill(plugin, phase, raw_data_dir, tmp_path, monkeypatch):
-    from brainio.children import run_child
+    from brainscore_core.children import run_child
 
     monkeypatch.setenv("BRAINSCORE_DATA_STORE", str(tmp_path / "store"))
     monkeypatch.setenv("BRAINIO_HOME", str(tmp_path / "cache"))

@@ -59,7 +59,7 @@ def test_the_estimate_is_never_below_the_measured_peak_and_within_1_5x(model, be
     environment = {**os.environ, "BRAINSCORE_HOME": str(tmp_path / "home"),  # a fresh worker: cold caches
                    "BRAINSCORE_DATA_STORE": str(home / "data_store"),  # the data packaged once for the session
                    "BRAINSCORE_PROGRESS": "0"}
-    from brainio.children import run_child  # dies with this test process
+    from brainscore_core.children import run_child  # dies with this test process
 
     result = run_child(["-c", PEAK_SCRIPT, model, benchmark], capture_output=True, text=True, timeout=900,
                        check=True, env=environment)

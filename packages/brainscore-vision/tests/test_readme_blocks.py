@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from brainio.children import run_child
+from brainscore_core.children import run_child
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 READMES = ["README.md", *(f"packages/{name}/README.md" for name in

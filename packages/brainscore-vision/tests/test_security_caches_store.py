@@ -59,7 +59,7 @@ def test_prune_removes_planted_links_and_never_what_they_point_at(homes, capsys)
 
 
 def test_a_path_reached_through_a_link_is_never_deleted_even_when_listed(homes):
-    from brainscore_vision.caches import CacheEntry, delete_entries
+    from brainscore_core.caches import CacheEntry, delete_entries
 
     home, outside = homes
     victim = _file(outside / "victim.nc")

@@ -130,6 +130,7 @@ def test_no_command_prints_or_writes_the_store_password(password_postgres, krieg
     run("results", "delete", "--id", "1", "--yes")
     run("cache")
     run("cache", "prune", "--max-size", "1TB", "--dry-run")
+    assert "BRAINSCORE_RESULTS_URL = postgresql+psycopg://postgres:***@127.0.0.1" in run("config")  # the password hidden
     ran = {argv[:length] for argv, _ in run.printed for length in (1, 2)}
     assert ran >= _commands(), _commands() - ran  # every command of the parser ran
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from brainio.children import run_child
+from brainscore_core.children import run_child
 from model_tools.activations import ActivationsExtractor, ImagePreprocessing
 from model_tools.activations.allocator import freed_memory_reused
 from model_tools.zoo.randomnet import build_randomnet

@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model", default="vgg16", choices=("vgg16", "resnet50"))
     parser.add_argument("--modes", default="streamed,streamed-nocache,holding")
     args = parser.parse_args(argv)
-    from brainio.children import run_child
+    from brainscore_core.children import run_child
 
     results = []
     for mode in args.modes.split(","):

@@ -1,6 +1,6 @@
 """The activation cache as ``brainscore cache`` sees it: a real extraction's entry is found with its model and its
 exact size, pruning by model removes it (the next call computes again), and one notice says when the cache passes
-the configured size (``brainscore_core.config``: option ``cache_notice_gb`` / ``$BRAINSCORE_CACHE_NOTICE_GB``)."""
+the configured size (``model_tools.settings``: option ``cache_notice_gb`` / ``$BRAINSCORE_CACHE_NOTICE_GB``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import logging
 
 from _counting import ForwardCounter
 
+from brainscore_core.caches import cache_entries, delete_entries, select_for_pruning
 from brainscore_core.config import set_options
-from brainscore_vision.caches import cache_entries, delete_entries, select_for_pruning
 from model_tools.activations import ActivationsExtractor, ImagePreprocessing
 from model_tools.activations.cache import _NOTICED, default_cache_root
 

@@ -32,7 +32,7 @@ from .errors import FileUnavailableError, InvalidIdentifierError, Sha1MismatchEr
 from .files import atomic_path, sha1_hash
 from .stimulus_cache.extraction import RACY_WINDOW_NS, temporaries_of
 
-__all__ = ["cache_home", "check_sha1", "fetch_to", "fetch_verified", "store_url"]
+__all__ = ["cache_home", "check_sha1", "fetch_to", "fetch_verified", "store_url", "verified_files"]
 
 _logger = logging.getLogger(__name__)
 
@@ -50,6 +50,29 @@ def _stamp(path: Path) -> dict:
 
 def _marker(path: Path) -> Path:
     return path.with_name(path.name + ".verified")
+
+
+def verified_files(root: str | os.PathLike) -> list[dict]:
+    """The files :func:`fetch_to` placed under ``root`` (sub-folders included), as cache entries for ``brainscore
+    cache``: ``{'paths': [file, its .verified marker], 'used': file}`` (the marker only when there is one).
+
+    Locks, markers and hidden names (temporaries, files moved aside) are bookkeeping, not entries; symbolic links are
+    neither followed nor listed here (whoever lists the folder lists them as links), and neither is a linked root.
+    """
+    root = Path(root)
+    found: list[dict] = []
+    if not root.is_dir() or root.is_symlink():
+        return found
+    for folder, folders, files in os.walk(root, followlinks=False):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if name.startswith(".") or name.endswith((".lock", ".verified")) or path.is_symlink():
+                continue
+            marker = _marker(path)
+            found.append({"paths": [path, marker] if marker.exists() and not marker.is_symlink() else [path],
+                          "used": path})
+    return found
 
 
 def _is_verified(path: Path, sha1: str) -> bool:

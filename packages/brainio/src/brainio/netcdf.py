@@ -24,8 +24,8 @@ import pandas as pd
 import xarray as xr
 
 from ._external import EXTERNAL_EXIT_STATUS, external_data_error, refuse_external_references
+from ._probe_child import describe_exit, run_probe
 from .assemblies import ASSEMBLY_CLASSES, DataAssembly, MetadataAssembly, resolve_assembly_class
-from .children import describe_exit, run_child
 from .coords import flatten_indexes
 from .errors import BrainIOError, NetCDFReadError
 from .files import atomic_path, sha1_hash
@@ -203,7 +203,7 @@ def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, 
 
     Some damaged HDF5 files make the HDF5 library loop forever in C code that holds the GIL (Ctrl-C is
     ignored); a child process can be killed. The child dies with its caller and bounds its own CPU time
-    (:mod:`brainio.children`), so a caller killed mid-probe leaves nothing running.
+    (:mod:`brainio._probe_child`), so a caller killed mid-probe leaves nothing running.
 
     Parameters
     ----------
@@ -225,8 +225,7 @@ def probe_netcdf(path: str | os.PathLike, timeout: float = UNTRUSTED_TIMEOUT_S, 
         raise NetCDFReadError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
     cpu_seconds = timeout if cpu_seconds is None else cpu_seconds
     try:
-        result = run_child(["-c", _PROBE, str(path)], timeout=timeout, cpu_seconds=cpu_seconds, capture_output=True,
-                           text=True, check=False)
+        result = run_probe(_PROBE, [str(path)], timeout=timeout, cpu_seconds=cpu_seconds)
     except subprocess.TimeoutExpired:
         raise NetCDFReadError(f"{path}: opening it did not finish within {timeout:g} s; the file is damaged") from None
     if result.returncode < 0:

@@ -1,21 +1,18 @@
 """What a domain's plugins registered and where each entry came from: the bottom of the plugin layer.
 
-:class:`PluginCatalog` holds, for each kind (``'data'``, ``'benchmark'``, ...), the factories keyed by identifier and
-the origin of each (:class:`PluginInfo`), and fills them: discovery through the entry-point group (once per process,
-on the first read), attribution of assignments to the distribution being imported, the override rule for built-in
-distributions and Brain-Score's plugin folders (:mod:`brainscore_core.plugin_folders`).
+:class:`PluginCatalog` holds, per kind (``'data'``, ``'benchmark'``, ...), the factories keyed by identifier and the
+origin of each (:class:`PluginInfo`), and fills them: discovery through the entry-point group (once per process, on the
+first read), attribution of assignments, the override rule for built-in distributions and Brain-Score's plugin folders
+(:mod:`brainscore_core.plugin_folders`). Discovery reads the entry points and the plugin index
+(:mod:`brainscore_core._plugin_index`, which also keeps each identifier's declared data need:
+:mod:`brainscore_core.data_needs`); a plugin module is imported only when one of its identifiers is asked for, when the
+index does not know it yet, or when everything is listed. Each import and factory call runs under
+:func:`brainscore_core.numeric_state.guarded`: what a plugin's import changed in torch's global state is put back (one
+:class:`~brainscore_core.errors.PluginStateNotice` says which) and held again only while its own factories run.
 
-Discovery reads the entry points (metadata only) and the cached plugin index (:mod:`brainscore_core._plugin_index`);
-a plugin module is imported only when one of its identifiers is asked for, or when the index does not know it yet
-(first use after installing or changing it), or when everything is listed. Each import and each factory call runs
-under :func:`brainscore_core.numeric_state.guarded`: what a plugin's import changed in torch's global state is put
-back for the rest of the process (one :class:`~brainscore_core.errors.PluginStateNotice` says which plugin changed
-which setting) and held again only while that plugin's own factories run.
-
-It calls nothing above it. The dict-like registries (:mod:`brainscore_core._registry`) and the
-:class:`~brainscore_core.plugins.Domain` that exposes them call into it; plugin modules reach it through those
-registries while they are imported. Scoring lives elsewhere (:mod:`brainscore_core.scoring`).
-"""
+It calls nothing above it: the registries (:mod:`brainscore_core._registry`) and the
+:class:`~brainscore_core.plugins.Domain` call into it, plugin modules reach it through those registries. Scoring
+lives elsewhere (:mod:`brainscore_core.scoring`)."""
 
 from __future__ import annotations
 
@@ -25,24 +22,33 @@ import importlib.metadata
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from types import ModuleType
 from typing import Any
 
 import pluggy
 
 from brainscore_core import hookspecs
-from brainscore_core._entry_plugins import FAILED, LOADED, LOADING, Attribution, EntryPlugin, EntryPlugins
+from brainscore_core._entry_plugins import (
+    FAILED,
+    LOADED,
+    LOADING,
+    Attribution,
+    EntryPlugin,
+    EntryPlugins,
+    collect_hooks,
+)
 from brainscore_core._entry_plugins import Source as _Source
 from brainscore_core._plugin_info import KINDS, PluginInfo, normalize_kind
 from brainscore_core.config import plugin_autoload_disabled, requested_plugins
+from brainscore_core.data_needs import declared_need
 from brainscore_core.errors import (
     DuplicateIdentifierError,
     InvalidPluginError,
     PluginOverrideNotice,
     UnknownIdentifierError,
 )
-from brainscore_core.hookspecs import HOOK_KINDS, PROJECT_NAME
+from brainscore_core.hookspecs import PROJECT_NAME
 from brainscore_core.numeric_state import PluginSettings, guarded
 
 __all__ = ["KINDS", "PluginCatalog", "PluginInfo", "normalize_kind"]
@@ -149,6 +155,24 @@ class PluginCatalog:
             found += sorted(infos.values(), key=lambda info: info.identifier)
         return found
 
+    def data_need(self, kind: str, identifier: str) -> str | None:
+        """The data ``identifier`` of ``kind`` declared it needs (:mod:`brainscore_core.data_needs`; None: not
+        declared, or not registered); a plugin not imported yet is answered for by its index record, unimported."""
+        kind = normalize_kind(kind)
+        self.ensure_loaded()
+        if identifier not in self._factories[kind]:
+            listed, need = self._entries.indexed_need(kind, identifier)
+            if listed:
+                return need
+            self.resolve(kind, identifier)
+        return self._declared_need(kind, identifier) if identifier in self._factories[kind] else None
+
+    def _declared_need(self, kind: str, identifier: str) -> str | None:
+        """What the factory declares, else the module that registered it, else its plugin's module."""
+        source = self._attribution.claimed_by(kind, identifier)
+        return declared_need(kind, identifier, self._factories[kind][identifier],
+                             self._origins[kind][identifier].module, source.module if source is not None else None)
+
     def unknown(self, kind: str, identifier: str) -> UnknownIdentifierError:
         """The error for a missing ``identifier`` of ``kind``, listing close matches and other kinds holding it."""
         known = {k: set(self._factories[k]) | {info.identifier for info in self._entries.indexed_only(k)}
@@ -228,7 +252,7 @@ class PluginCatalog:
             self._plugin_sources[name] = _Source(None, None, getattr(plugin, "__name__", name))
             if self._state == _LOADED:
                 self._manager.check_pending()
-                self._collect_hooks(only={name})
+                collect_hooks(self._manager, self._plugin_sources, self.register_factory, only={name})
             else:  # its hooks are collected when discovery runs
                 self._explicit.add(name)
 
@@ -319,9 +343,9 @@ class PluginCatalog:
                                      distribution=None, version=None, stamp=None, record=None,
                                      load=lambda m=module_name: importlib.import_module(m))
                 self._import_entry(plugin, source)
-        self._reattribute()
+        self._attribution.reattribute(self._origins, self.store)
         self._manager.check_pending()
-        self._collect_hooks(only=self._explicit)
+        collect_hooks(self._manager, self._plugin_sources, self.register_factory, only=self._explicit)
         self._explicit.clear()
 
     def _import_unindexed(self) -> None:
@@ -357,7 +381,7 @@ class PluginCatalog:
                     self._plugin_sources[plugin.name] = _Source(source.distribution, source.version,
                                                                 module or plugin.target)
                     self._manager.check_pending()
-                    self._collect_hooks(only={plugin.name})
+                    collect_hooks(self._manager, self._plugin_sources, self.register_factory, only={plugin.name})
         except BaseException as error:
             plugin.state, plugin.error = (FAILED, error) if isinstance(error, Exception) else (_UNLOADED, None)
             raise
@@ -365,48 +389,11 @@ class PluginCatalog:
             self._attribution.importing.pop()
         plugin.state = LOADED
         self._settings.remember(plugin.module, changes, plugin.describe())
-        registered = self._registered_by(plugin.module, source, self._plugin_sources.get(plugin.name))
-        if imported_before and not any(registered.values()):
-            return  # imported before the catalog asked: what it registered cannot be told, so nothing is recorded
-        self._entries.record(plugin, registered)
-
-    def _registered_by(self, module: str, *sources: _Source | None) -> dict[str, dict[str, str]]:
-        """kind -> {identifier: module} of every entry attributed to one of ``sources`` when it was registered, or
-        assigned by ``module`` or a module below it."""
-        def belongs(kind: str, info: PluginInfo) -> bool:
-            claimed = self._attribution.claimed_by(kind, info.identifier)
-            if claimed is not None and any(claimed is s for s in sources if s):
-                return True
-            own = info.module or ""
-            return claimed is None and (own == module or own.startswith(module + "."))
-
-        return {kind: {info.identifier: info.module or "" for info in self._origins[kind].values()
-                       if belongs(kind, info)} for kind in KINDS}
-
-    def _reattribute(self) -> None:
-        """Entries assigned before discovery by a module that turns out to be a plugin module."""
-        for kind in KINDS:
-            for info in list(self._origins[kind].values()):
-                if info.distribution is None and info.module:
-                    source = self._attribution.of(info.module)
-                    if source.distribution is not None:
-                        self.store(PluginInfo(info.kind, info.identifier, source.distribution, source.version,
-                                              info.module))
-                        self._attribution.claim(info.kind, info.identifier, source)
-
-    def _collect_hooks(self, only: set[str] | None = None) -> None:
-        for kind, hook_name in HOOK_KINDS.items():
-            for impl in getattr(self._manager.hook, hook_name).get_hookimpls():
-                if only is not None and impl.plugin_name not in only:
-                    continue
-                factories = impl.function()
-                if not isinstance(factories, Mapping):
-                    raise InvalidPluginError(
-                        f"hook {hook_name} of plugin {impl.plugin_name!r} must return a mapping of identifier "
-                        f"-> factory, got {type(factories).__name__}")
-                source = self._plugin_sources.get(impl.plugin_name) or _Source(None, None, impl.plugin_name)
-                for identifier, factory in factories.items():
-                    self.register_factory(kind, identifier, factory, module=source.module, source=source)
+        registered = self._attribution.registered_by(self._origins, plugin.module, source,
+                                                     self._plugin_sources.get(plugin.name))
+        if imported_before:  # what it registered then cannot be told (a helper module's assignments are nobody's):
+            return  # nothing is recorded, and the next process imports it under the catalog and records it
+        self._entries.record(plugin, registered, self._declared_need)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{kind}={len(self._origins[kind])}" for kind in KINDS)

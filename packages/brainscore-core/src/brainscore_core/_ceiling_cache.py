@@ -41,7 +41,7 @@ def caching_disabled() -> bool:
     ``RESULTCACHING_DISABLE`` is ``1``/``true`` or names ``ceiling``, or ``set_options(caching=False)``."""
     from brainscore_core.config import caching_enabled
 
-    return not caching_enabled("ceiling")
+    return not caching_enabled("ceiling", "brainscore_core")
 
 
 def data_digest(data: Any) -> str:

@@ -10,31 +10,21 @@ them and hands back what each registered, which is recorded for the next process
 from __future__ import annotations
 
 import importlib.metadata
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
+import pluggy
+
+from brainscore_core._distributions import identity
 from brainscore_core._plugin_index import IndexRecord, PluginIndex, plugin_stamp
 from brainscore_core._plugin_info import PluginInfo
 from brainscore_core.config import AUTOLOAD_ENV
 from brainscore_core.errors import DuplicateIdentifierError, InvalidPluginError, PluginLoadError
+from brainscore_core.hookspecs import HOOK_KINDS
 
 __all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "Attribution", "EntryPlugin", "EntryPlugins", "Source",
-           "identity"]
+           "collect_hooks"]
 
 UNLOADED, LOADING, LOADED, FAILED = "unloaded", "loading", "loaded", "failed"
-_HEADER = re.compile(r"^(Name|Version):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-
-
-def identity(dist: importlib.metadata.Distribution | None) -> tuple[str | None, str | None]:
-    """``(name, version)`` of a distribution from the header of its ``METADATA`` alone: ``dist.name`` parses the whole
-    file as an e-mail message (the README included) every time it is read, 3 ms per call for brainscore-vision."""
-    if dist is None:
-        return None, None
-    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
-    found = dict(_HEADER.findall(text.split("\n\n", 1)[0]))
-    if "Name" in found and "Version" in found:
-        return found["Name"], found["Version"]
-    return dist.name, dist.version
 
 
 class Source:
@@ -72,6 +62,31 @@ class Attribution:
 
     def claimed_by(self, kind: str, identifier: str) -> Source | None:
         return self.claims.get((kind, identifier))
+
+    def registered_by(self, origins: Mapping[str, Mapping[str, PluginInfo]], module: str, *sources: Source | None
+                      ) -> dict[str, dict[str, str]]:
+        """kind -> {identifier: module} of every entry of ``origins`` attributed to one of ``sources`` when it was
+        registered, or assigned by ``module`` or a module below it (and attributed to nobody)."""
+        def belongs(kind: str, info: PluginInfo) -> bool:
+            claimed = self.claimed_by(kind, info.identifier)
+            if claimed is not None and any(claimed is s for s in sources if s):
+                return True
+            own = info.module or ""
+            return claimed is None and (own == module or own.startswith(module + "."))
+
+        return {kind: {info.identifier: info.module or "" for info in found.values() if belongs(kind, info)}
+                for kind, found in origins.items()}
+
+    def reattribute(self, origins: Mapping[str, Mapping[str, PluginInfo]], store: Callable[[PluginInfo], None]) -> None:
+        """Entries assigned before discovery by a module that turns out to be a plugin module: ``store`` their new
+        origin."""
+        for kind, found in origins.items():
+            for info in list(found.values()):
+                if info.distribution is None and info.module:
+                    source = self.of(info.module)
+                    if source.distribution is not None:
+                        store(PluginInfo(kind, info.identifier, source.distribution, source.version, info.module))
+                        self.claim(kind, info.identifier, source)
 
     def of(self, module: str | None) -> Source:
         """The source of an assignment made by ``module``."""
@@ -182,9 +197,22 @@ class EntryPlugins:
                 for plugin in self.plugins if plugin.state != LOADED and plugin.record is not None
                 for identifier, module in plugin.record.identifiers.get(kind, {}).items()]
 
-    def record(self, plugin: EntryPlugin, identifiers: Mapping[str, Mapping[str, str]]) -> None:
-        """Remember what ``plugin`` registered (for this process and, through the index file, the next)."""
-        self.index.put(plugin.key, plugin.stamp, identifiers)
+    def indexed_need(self, kind: str, identifier: str) -> tuple[bool, str | None]:
+        """``(listed, need)``: whether a plugin not imported yet registers ``identifier`` of ``kind`` by its record,
+        and the data need recorded for it (None: not declared)."""
+        for plugin in self.plugins:
+            if plugin.state != LOADED and plugin.record is not None and identifier in plugin.record.identifiers.get(
+                    kind, {}):
+                return True, plugin.record.needs.get(kind, {}).get(identifier)
+        return False, None
+
+    def record(self, plugin: EntryPlugin, identifiers: Mapping[str, Mapping[str, str]],
+               need_of: Callable[[str, str], str | None]) -> None:
+        """Remember what ``plugin`` registered and the data each needs, ``need_of(kind, identifier)`` (for this process
+        and, through the index file, the next)."""
+        needs = {kind: {identifier: need for identifier in found if (need := need_of(kind, identifier)) is not None}
+                 for kind, found in identifiers.items()}
+        self.index.put(plugin.key, plugin.stamp, identifiers, needs)
         if plugin.stamp is not None:
             plugin.record = self.index.valid(plugin.key, plugin.stamp)
 
@@ -200,3 +228,22 @@ class EntryPlugins:
         for plugin in self.plugins:
             states[plugin.state] = states.get(plugin.state, 0) + 1
         return f"EntryPlugins({self.group!r}; {states})"
+
+
+def collect_hooks(manager: pluggy.PluginManager, sources: Mapping[str, Source],
+                  register: Callable[..., None], only: set[str] | None = None) -> None:
+    """Call every hook implementation of the plugins ``only`` (all when None) and ``register(kind, identifier,
+    factory, module=..., source=...)`` each factory it returns, attributed to its plugin's source.
+
+    Raises InvalidPluginError for a hook that returns something other than a mapping of identifier -> factory."""
+    for kind, hook_name in HOOK_KINDS.items():
+        for impl in getattr(manager.hook, hook_name).get_hookimpls():
+            if only is not None and impl.plugin_name not in only:
+                continue
+            factories = impl.function()
+            if not isinstance(factories, Mapping):
+                raise InvalidPluginError(f"hook {hook_name} of plugin {impl.plugin_name!r} must return a mapping of "
+                                         f"identifier -> factory, got {type(factories).__name__}")
+            source = sources.get(impl.plugin_name) or Source(None, None, impl.plugin_name)
+            for identifier, factory in factories.items():
+                register(kind, identifier, factory, module=source.module, source=source)

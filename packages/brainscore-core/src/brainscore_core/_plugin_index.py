@@ -97,10 +97,13 @@ class IndexRecord:
         :func:`plugin_stamp` of its module at that time.
     identifiers : mapping of kind -> mapping of identifier -> module
         Each registered identifier and the module that registered it.
+    needs : mapping of kind -> mapping of identifier -> need
+        The data each declared it needs (:mod:`brainscore_core.data_needs`; those without a declaration are left out).
     """
 
     stamp: str
     identifiers: Mapping[str, Mapping[str, str]]
+    needs: Mapping[str, Mapping[str, str]]
 
 
 class PluginIndex:
@@ -136,10 +139,10 @@ class PluginIndex:
             return
         for key, value in content.items():
             try:
-                identifiers = {str(kind): {str(i): str(m) for i, m in dict(found).items()}
-                               for kind, found in dict(value["identifiers"]).items()}
-                self.records[str(key)] = IndexRecord(str(value["stamp"]), identifiers)
-            except (KeyError, TypeError, ValueError):
+                identifiers, needs = ({str(kind): {str(i): str(m) for i, m in dict(found).items()}
+                                       for kind, found in dict(value[field]).items()} for field in ("identifiers", "needs"))
+                self.records[str(key)] = IndexRecord(str(value["stamp"]), identifiers, needs)
+            except (KeyError, TypeError, ValueError):  # damaged, or written before needs were recorded: imported again
                 continue
 
     def valid(self, key: str, stamp: str | None) -> IndexRecord | None:
@@ -147,11 +150,14 @@ class PluginIndex:
         record = self.records.get(key)
         return record if record is not None and stamp is not None and record.stamp == stamp else None
 
-    def put(self, key: str, stamp: str | None, identifiers: Mapping[str, Mapping[str, str]]) -> None:
-        """Record what the plugin ``key`` registered (nothing when its files cannot be stamped)."""
+    def put(self, key: str, stamp: str | None, identifiers: Mapping[str, Mapping[str, str]],
+            needs: Mapping[str, Mapping[str, str]]) -> None:
+        """Record what the plugin ``key`` registered and the data each needs (nothing when its files cannot be
+        stamped)."""
         if stamp is None:
             return
-        record = IndexRecord(stamp, {kind: dict(found) for kind, found in identifiers.items() if found})
+        record = IndexRecord(stamp, {kind: dict(found) for kind, found in identifiers.items() if found},
+                             {kind: dict(found) for kind, found in needs.items() if found})
         if self.records.get(key) != record:
             self.records[key] = record
             self._dirty = True
@@ -164,7 +170,8 @@ class PluginIndex:
             return
         from brainio.records import write_record
 
-        content = {key: {"stamp": record.stamp, "identifiers": {k: dict(v) for k, v in record.identifiers.items()}}
+        content = {key: {"stamp": record.stamp, "identifiers": {k: dict(v) for k, v in record.identifiers.items()},
+                         "needs": {k: dict(v) for k, v in record.needs.items()}}
                    for key, record in sorted(self.records.items()) if key in keep}
         try:
             write_record(self.path, content)

@@ -1,14 +1,14 @@
-"""Every setting of every package, read in one place: options, environment variables, and their one truth rule.
+"""brainscore-core's settings, read in one place: options, environment variables, and their one truth rule.
 
 One answer per question, read in this order: an option set with :func:`set_options` (a context manager, like
-xarray's), then the environment variable, then the default. No other module of brainscore-core, brainscore-metrics,
-brainscore-vision or model-tools reads the environment (``tests/test_config.py`` greps for it). brainio sits below this
-package (it cannot import it) and reads its own: ``BRAINIO_HOME`` (its cache, ``brainio/_home.py``, as
-:func:`brainio.cache.cache_home`) and boto3's ``AWS_ENDPOINT_URL_S3`` / ``AWS_ENDPOINT_URL``
-(:class:`brainio.stores.S3Store`); they are listed too.
-
-Every variable, its option, its reader here, its meaning and its default are in one table: brainscore-core's README,
-section *Environment variables* (``tests/test_config.py`` checks that every variable read here is in it).
+xarray's), then the environment variable, then the default. No other module of brainscore-core reads the environment
+(``tests/test_config.py`` greps every package for it). Each package reads its own settings in one module of its own,
+through the helpers here (:func:`env_flag`, :func:`env_text`, :func:`option`): brainscore-vision in
+``brainscore_vision/settings.py`` (its data folders), model-tools in ``model_tools/settings.py`` (malloc, the activation
+cache notice, torch hub), and brainio, which sits below this package, in ``brainio/_home.py`` and
+``brainio/stores/s3.py``. Each publishes what it reads through the entry-point group ``brainscore_settings``
+(:mod:`brainscore_core.package_hooks`), and ``brainscore config`` lists them all; this package's own are in
+:mod:`brainscore_core.publications` and in its README, section *Environment variables*.
 
 Flags (:func:`env_flag`) are true for ``1/true/yes/on`` and false for ``0/false/no/off`` and the empty string,
 in any case and with surrounding spaces; anything else is the flag's default. So
@@ -26,21 +26,15 @@ from typing import Any
 from brainio.settings import FALSE_WORDS, TRUE_WORDS
 from brainio.settings import env_flag as _brainio_env_flag
 
-__all__ = ["AUTOLOAD_ENV", "DATA_BUCKET_ENV", "DATA_SOURCE_ENV", "DEFAULT_CACHE_NOTICE_GB", "INSTALL_DEPENDENCIES_ENV",
-           "LOCAL_DATA_ENVS", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV", "RAW_DATA_ENV", "RESULTS_URL_ENV", "WEIGHT_FOLDER_ENV",
-           "activation_cache_notice_bytes", "brainscore_home", "caching_enabled", "child_environment", "data_bucket",
-           "data_source",
-           "data_store_setting", "env_flag", "install_advice_enabled", "local_data_folder", "malloc_tuned_by_user", "pip_constraint",
-           "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "raw_data_setting", "requested_plugins",
-           "read_settings", "results_url", "reuse_memory_enabled", "set_options", "settings_path", "torch_hub_dir",
-           "weight_folder", "SETTINGS_ENV"]
+__all__ = ["AUTOLOAD_ENV", "INSTALL_DEPENDENCIES_ENV", "OPTIONS", "PLUGINS_ENV", "PLUGIN_FOLDERS_ENV",
+           "RESULTS_URL_ENV", "SETTINGS_ENV", "WEIGHT_FOLDER_ENV", "brainscore_home", "caching_enabled",
+           "child_environment", "env_flag", "env_path", "env_text", "install_advice_enabled", "option",
+           "pip_constraint", "plugin_autoload_disabled", "plugin_folders", "progress_enabled", "read_settings",
+           "requested_plugins", "results_url", "set_options", "settings_path", "weight_folder"]
 
 AUTOLOAD_ENV = "BRAINSCORE_DISABLE_PLUGIN_AUTOLOAD"
 PLUGINS_ENV = "BRAINSCORE_PLUGINS"
 RESULTS_URL_ENV = "BRAINSCORE_RESULTS_URL"
-RAW_DATA_ENV = "BRAINSCORE_RAW_DATA"
-DATA_SOURCE_ENV = "BRAINSCORE_VISION_DATA_SOURCE"
-DATA_BUCKET_ENV = "BRAINSCORE_VISION_S3_BUCKET"
 INSTALL_DEPENDENCIES_ENV = "BS_INSTALL_DEPENDENCIES"
 WEIGHT_FOLDER_ENV = "BRAINSCORE_S3_WEIGHT_FOLDER"
 SETTINGS_ENV = "BRAINSCORE_SETTINGS"
@@ -49,9 +43,9 @@ SETTINGS_ENV = "BRAINSCORE_SETTINGS"
 _TRUE = TRUE_WORDS
 _FALSE = FALSE_WORDS
 
-OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None,
-                           "cache_notice_gb": None}
-"""Options set by :func:`set_options`; None means: ask the environment."""
+OPTIONS: dict[str, Any] = {"home": None, "progress": None, "caching": None, "plugin_folders": None}
+"""Options set by :func:`set_options`; None means: ask the environment. Options of other packages (published with their
+settings, e.g. model-tools' ``cache_notice_gb``) join it while they are set."""
 
 
 def env_flag(name: str, default: bool = False) -> bool:
@@ -60,17 +54,29 @@ def env_flag(name: str, default: bool = False) -> bool:
     return _brainio_env_flag(name, default)
 
 
-def _text(name: str) -> str | None:
+def env_text(name: str) -> str | None:
     """The value of environment variable ``name`` without surrounding spaces; None when unset or blank."""
     value = os.environ.get(name, "").strip()
     return value or None
+
+
+def env_path(name: str) -> Path | None:
+    """The folder or file environment variable ``name`` names (``~`` expanded); None when unset or blank."""
+    configured = env_text(name)
+    return Path(configured).expanduser() if configured else None
+
+
+def option(name: str) -> Any:
+    """The value of option ``name`` set by :func:`set_options` (None when not set): how another package's settings
+    module reads the options it publishes."""
+    return OPTIONS.get(name)
 
 
 def brainscore_home() -> Path:
     """The option ``home``, else ``$BRAINSCORE_HOME`` (an empty value counts as unset), else ``~/.brain-score``."""
     if OPTIONS["home"] is not None:
         return Path(OPTIONS["home"]).expanduser()
-    configured = _text("BRAINSCORE_HOME")
+    configured = env_text("BRAINSCORE_HOME")
     return Path(configured).expanduser() if configured else Path.home() / ".brain-score"
 
 
@@ -89,26 +95,6 @@ def plugin_folders() -> list[Path]:
     return [Path(entry.strip()).expanduser() for entry in entries if entry.strip()]
 
 
-DEFAULT_CACHE_NOTICE_GB = 5.0
-"""The activation cache size (GB, 1024**3 bytes) above which a one-line notice says so, unless configured."""
-
-
-def activation_cache_notice_bytes() -> int | None:
-    """Bytes of activation cache above which model-tools prints a one-line notice (once per process), or None for
-    never: the option ``cache_notice_gb``, else ``$BRAINSCORE_CACHE_NOTICE_GB`` (a number of GB; ``0`` or a false
-    word turns the notice off), else :data:`DEFAULT_CACHE_NOTICE_GB`. A value that is not a number is the default."""
-    value: Any = OPTIONS["cache_notice_gb"]
-    if value is None:
-        value = os.environ.get("BRAINSCORE_CACHE_NOTICE_GB", "").strip().lower() or DEFAULT_CACHE_NOTICE_GB
-    if value is False or (isinstance(value, str) and value in _FALSE):
-        return None
-    try:
-        gigabytes = float(value)
-    except (TypeError, ValueError):
-        gigabytes = DEFAULT_CACHE_NOTICE_GB
-    return int(gigabytes * 1024**3) if gigabytes > 0 else None
-
-
 def progress_enabled() -> bool:
     """The option ``progress``, else ``$BRAINSCORE_PROGRESS`` (shown unless it is a false word)."""
     if OPTIONS["progress"] is not None:
@@ -116,13 +102,13 @@ def progress_enabled() -> bool:
     return env_flag("BRAINSCORE_PROGRESS", default=True)
 
 
-def caching_enabled(what: str) -> bool:
-    """Whether the disk cache of ``what`` (``'ceiling'``, ``'activations'``, ``'layer_selection'``) is on.
+def caching_enabled(what: str, module: str | None = None) -> bool:
+    """Whether the disk cache of ``what`` (``'ceiling'``, ``'activations'``, ...) is on.
 
     The option ``caching`` (True / False) decides when set. Otherwise ``$RESULTCACHING_DISABLE`` (the reference's
     name): a true word turns every cache off, a false word or nothing leaves them on, and any other value is a
-    comma-separated list of names; a cache is off when an entry contains ``what`` or starts with its module
-    (``model_tools`` for activations and layer selection, ``brainscore_core`` for ceilings).
+    comma-separated list of names; a cache is off when an entry contains ``what`` or starts with ``module``, the
+    package that owns the cache (``brainscore_core`` for ceilings; model-tools passes ``model_tools``).
     """
     if OPTIONS["caching"] is not None:
         return bool(OPTIONS["caching"])
@@ -131,8 +117,8 @@ def caching_enabled(what: str) -> bool:
         return True
     if value in _TRUE:
         return False
-    owner = "brainscore_core" if what == "ceiling" else "model_tools"
-    return not any(what in part or part.strip().startswith(owner) for part in value.split(",") if part.strip())
+    return not any(what in part or (module is not None and part.strip().startswith(module))
+                   for part in value.split(",") if part.strip())
 
 
 # -- plugins --------------------------------------------------------------------------------------------------
@@ -145,7 +131,7 @@ def plugin_autoload_disabled() -> bool:
 def requested_plugins() -> list[str]:
     """``$BRAINSCORE_PLUGINS``: entry-point names or module paths (comma-separated) loaded even with autoload
     disabled; empty entries are ignored."""
-    return [name.strip() for name in (_text(PLUGINS_ENV) or "").split(",") if name.strip()]
+    return [name.strip() for name in (env_text(PLUGINS_ENV) or "").split(",") if name.strip()]
 
 
 def install_advice_enabled() -> bool:
@@ -156,57 +142,19 @@ def install_advice_enabled() -> bool:
 
 def pip_constraint() -> Path | None:
     """The first file of ``$PIP_CONSTRAINT`` (pip's own variable), else None."""
-    configured = _text("PIP_CONSTRAINT")
+    configured = env_text("PIP_CONSTRAINT")
     return Path(configured.split()[0]) if configured else None
 
 
 # -- stores and data ---------------------------------------------------------------------------------------------
 def results_url() -> str | None:
     """``$BRAINSCORE_RESULTS_URL`` (a SQLAlchemy URL), else None (the store defaults to a SQLite file in the home)."""
-    return _text(RESULTS_URL_ENV)
-
-
-def raw_data_setting() -> str | None:
-    """``$BRAINSCORE_RAW_DATA`` as written (None when unset or blank); brainscore-vision resolves it and its
-    default (``brainscore_vision._paths.raw_data_dir``)."""
-    return _text(RAW_DATA_ENV)
-
-
-def data_store_setting() -> Path | None:
-    """``$BRAINSCORE_DATA_STORE`` (``~`` expanded), the local store of packaged data; None when unset."""
-    configured = _text("BRAINSCORE_DATA_STORE")
-    return Path(configured).expanduser() if configured else None
-
-
-def data_source() -> str:
-    """``$BRAINSCORE_VISION_DATA_SOURCE`` in lower case, default ``'local'``: ``local`` packages the raw data into a
-    local store, any other word is a store scheme of brainio's ``brainio.stores`` entry points (``s3``, ...)."""
-    return (_text(DATA_SOURCE_ENV) or "local").lower()
-
-
-def data_bucket() -> str | None:
-    """``$BRAINSCORE_VISION_S3_BUCKET`` (``bucket[/folder]``, the remote store's location), else None."""
-    return _text(DATA_BUCKET_ENV)
-
-
-#: folders of data that may not be redistributed, one variable each (brainscore-vision's
-#: ``data_helpers/local_data.py`` says what each must hold and where to get it)
-LOCAL_DATA_ENVS = ("BRAINSCORE_THINGS_IMAGES", "BRAINSCORE_NSD_DIR", "BRAINSCORE_LAION_FMRI_DIR",
-                   "BRAINSCORE_IMAGENET_DIR",
-                   "BRAINSCORE_IMAGENET_C_DIR", "BRAINSCORE_OBJECTNET_DIR")
-
-
-def local_data_folder(variable: str) -> Path | None:
-    """The folder named by ``variable`` (one of :data:`LOCAL_DATA_ENVS`; ``~`` expanded), else None when unset."""
-    if variable not in LOCAL_DATA_ENVS:
-        raise ValueError(f"{variable!r} is not a local-data variable; those are {', '.join(LOCAL_DATA_ENVS)}")
-    configured = _text(variable)
-    return Path(configured).expanduser() if configured else None
+    return env_text(RESULTS_URL_ENV)
 
 
 def weight_folder(folder_name: str | None = None) -> str:
     """``folder_name``, else ``$BRAINSCORE_S3_WEIGHT_FOLDER``, else ``'models'`` (Brain-Score's default)."""
-    return folder_name if folder_name is not None else (_text(WEIGHT_FOLDER_ENV) or "models")
+    return folder_name if folder_name is not None else (env_text(WEIGHT_FOLDER_ENV) or "models")
 
 
 def child_environment(**variables: str) -> dict[str, str]:
@@ -218,7 +166,7 @@ def child_environment(**variables: str) -> dict[str, str]:
 # -- the settings file ------------------------------------------------------------------------------------------
 def settings_path() -> Path:
     """The one settings file: ``$BRAINSCORE_SETTINGS``, else ``$BRAINSCORE_HOME/settings.toml`` (``~`` expanded)."""
-    configured = _text(SETTINGS_ENV)
+    configured = env_text(SETTINGS_ENV)
     return Path(configured).expanduser() if configured else brainscore_home() / "settings.toml"
 
 
@@ -249,39 +197,23 @@ def read_settings(path: str | os.PathLike | None = None) -> dict[str, Any]:
         raise SettingsError(f"cannot read the settings file {path}: {error.strerror or error}") from None
 
 
-# -- model-tools ------------------------------------------------------------------------------------------------
-_MALLOC_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")
-
-
-def malloc_tuned_by_user() -> bool:
-    """Whether the user tuned glibc's malloc through the environment (``MALLOC_MMAP_THRESHOLD_``,
-    ``MALLOC_TRIM_THRESHOLD_``, ``MALLOC_TOP_PAD_`` set, or ``GLIBC_TUNABLES`` naming malloc)."""
-    return any(name in os.environ for name in _MALLOC_SETTINGS) or "malloc" in os.environ.get("GLIBC_TUNABLES", "")
-
-
-def reuse_memory_enabled() -> bool:
-    """``$MODEL_TOOLS_REUSE_MEMORY`` as a flag (default True): whether model-tools keeps freed memory for the next
-    batch."""
-    return env_flag("MODEL_TOOLS_REUSE_MEMORY", default=True)
-
-
-def torch_hub_dir() -> Path:
-    """torch hub's folder: ``$TORCH_HOME/hub``, else ``$XDG_CACHE_HOME/torch/hub``, else ``~/.cache/torch/hub``
-    (torch's own rule; read here so that torch need not be imported to find a weight file)."""
-    base = _text("TORCH_HOME") or str(Path(_text("XDG_CACHE_HOME") or "~/.cache") / "torch")
-    return Path(base).expanduser() / "hub"
-
-
 @contextlib.contextmanager
 def set_options(**options: Any) -> Iterator[None]:
     """Set options for the duration of a ``with`` block (nested blocks restore what they changed).
 
-    Example: ``with set_options(progress=False, caching=False, home="/scratch/bs"): ...``.
+    Example: ``with set_options(progress=False, caching=False, home="/scratch/bs"): ...``. Besides this package's
+    options (:data:`OPTIONS`), every option another installed package publishes with its settings can be set
+    (model-tools' ``cache_notice_gb``).
     """
-    unknown = sorted(set(options) - set(OPTIONS))
+    known = set(OPTIONS)
+    if set(options) - known:  # another package's options: those it publishes with its settings
+        from brainscore_core.package_hooks import published_settings
+
+        known |= {setting.option for setting in published_settings() if setting.option}
+    unknown = sorted(set(options) - known)
     if unknown:
-        raise ValueError(f"unknown option(s) {unknown}; known: {sorted(OPTIONS)}")
-    previous = {name: OPTIONS[name] for name in options}
+        raise ValueError(f"unknown option(s) {unknown}; known: {sorted(known)}")
+    previous = {name: OPTIONS.get(name) for name in options}
     OPTIONS.update(options)
     try:
         yield

@@ -24,9 +24,11 @@ __all__ = [
     "PluginOverrideNotice",
     "PluginStateNotice",
     "PostgresUnavailableError",
+    "PublicationError",
     "ResultStoreError",
     "ResultStoreNotFoundError",
     "SettingsError",
+    "UnknownCacheKindError",
     "UnknownDomainError",
     "UnknownIdentifierError",
     "UnknownKindError",
@@ -110,6 +112,16 @@ class PluginLoadError(BrainScoreError, ImportError):
 class UnknownDomainError(BrainScoreError, LookupError):
     """No domain package creates a :class:`~brainscore_core.plugins.Domain` for an entry-point group (a worker
     asked for a domain by its group: :func:`brainscore_core.plugins.find_domain`)."""
+
+
+class PublicationError(BrainScoreError, ValueError):
+    """A package's published cache kinds or settings (entry-point groups ``brainscore_caches``,
+    ``brainscore_settings``) cannot be loaded or are malformed; the message names the entry point and its
+    distribution."""
+
+
+class UnknownCacheKindError(BrainScoreError, ValueError):
+    """A cache kind that no installed package publishes (the message lists those that are)."""
 
 
 class PluginOverrideNotice(UserWarning):

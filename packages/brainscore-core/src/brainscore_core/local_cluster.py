@@ -4,7 +4,7 @@ Dask's own link between a worker process and its caller is a pipe watched by a t
 in C code that holds the GIL (a damaged HDF5 file, a regular expression that backtracks forever) never lets that
 thread run, and outlives a caller killed by Slurm or ``kill -9`` at 100 % of a core. :func:`start_local_cluster`
 binds every worker process, as soon as it starts (and again after a restart), through
-:func:`brainio.children.bind_to_parent`: the parent-death signal, a CPU-time bound and a watchdog thread.
+:func:`brainscore_core.children.bind_to_parent`: the parent-death signal, a CPU-time bound and a watchdog thread.
 
 Needs the ``dask`` extra (``distributed``) to start a cluster; the module imports without it.
 """
@@ -50,7 +50,7 @@ class BindWorkerToCaller(WorkerPlugin):
     def setup(self, worker: Any) -> None:
         if os.getppid() != self.caller_pid:
             return  # not a child of the caller: never bind (nor exit) a process we did not start
-        from brainio.children import bind_to_parent
+        from brainscore_core.children import bind_to_parent
 
         bind_to_parent(self.caller_pid, self.cpu_seconds)
 

@@ -1,7 +1,7 @@
 """A PostgreSQL server of its own, for tests of the results store (and trials) on 127.0.0.1.
 
 :func:`postgres_server` runs ``initdb`` in a temporary folder and the server in the foreground as a child of this
-process, bound to it through :mod:`brainio.children` (as root, the child becomes user ``postgres`` first and binds
+process, bound to it through :mod:`brainscore_core.children` (as root, the child becomes user ``postgres`` first and binds
 itself again, since a change of user clears the parent-death signal): the server stops with the test run, even
 after ``kill -9`` of pytest, and its folder is removed. :func:`new_database` creates an empty database on it.
 
@@ -118,7 +118,7 @@ def postgres_server(*, password: str | None = None) -> Iterator[str]:
         raise PostgresUnavailableError("psycopg is not installed: pip install -c constraints.txt "
                                        "'./packages/brainscore-core[postgres]'") from None
 
-    from brainio.children import start_child
+    from brainscore_core.children import start_child
 
     binaries = postgres_bin()
     if binaries is None:

@@ -3,7 +3,7 @@
 :func:`local_slurm` follows the recipe of the machines' notes (Debian's ``slurm-wlm`` and ``munge``): it writes a
 ``slurm.conf`` for this host into a temporary folder, starts ``munged`` with its own key and socket there, then
 ``slurmctld`` and ``slurmd`` in the foreground on free ports, each a child of the calling thread bound to it through
-:mod:`brainio.children` (so they stop with the caller, even after ``kill -9``); it waits until the node takes jobs,
+:mod:`brainscore_core.children` (so they stop with the caller, even after ``kill -9``); it waits until the node takes jobs,
 and on exit cancels every job, waits for the jobs to end, stops the daemons and removes the folder. Clients find the
 cluster through ``SLURM_CONF`` (the caller exports :attr:`LocalSlurm.conf`; ``sbatch``, ``squeue``, ``scancel`` and
 dask-jobqueue read it).
@@ -91,7 +91,7 @@ def _write_conf(folder: Path, node: str, cpus: int, memory_mb: int, partition: s
 
 
 def _start_daemon(name: str, arguments: list[str], folder: Path) -> subprocess.Popen:
-    from brainio.children import start_child
+    from brainscore_core.children import start_child
 
     with open(folder / f"{name}.out", "wb") as output:  # no CPU bound: jobs would inherit it
         return start_child(["-c", _EXEC, _DAEMONS[name], *arguments], cpu_seconds=None, cwd=folder,

@@ -1,10 +1,11 @@
 """The registries and loaders a domain package exposes: the top of the plugin layer, which finds and loads.
 
-A domain package (brainscore-vision) creates one :class:`Domain` for its entry-point group and re-exports
-its registries and loaders::
+A domain package (brainscore-vision) creates one :class:`Domain` for its entry-point group and names its registries
+and loaders in its own namespace, one by one::
 
-    _domain = Domain("brainscore_vision")
-    globals().update(_domain.exports())   # data_registry, ..., load_benchmark, list_plugins, score, score_many
+    domain = Domain("brainscore_vision")
+    benchmark_registry = domain.benchmark_registry
+    def load_benchmark(identifier): return domain.load_benchmark(identifier)
 
 Discovery runs once, lazily, the first time a registry is read: every entry point of the group is
 loaded (which imports the plugin module and nothing else), modules are registered with a pluggy plugin
@@ -17,11 +18,11 @@ plugin that claims an identifier of a built-in distribution (``builtin_distribut
 ``alexnet``) replaces it, with a one-line :class:`~brainscore_core.errors.PluginOverrideNotice` naming both; two
 other plugins claiming one identifier stay a :class:`~brainscore_core.errors.DuplicateIdentifierError`.
 
-Three layers, each calling only the one below: :class:`Domain` (here: loaders, listing, exports) ->
+Three layers, each calling only the one below: :class:`Domain` (here: loaders, listing) ->
 :class:`~brainscore_core._registry.Registry` (the dict-like registries, Brain-Score's face) ->
 :class:`~brainscore_core._catalog.PluginCatalog` (the factories, their origins and discovery). The domain does not
-score: :func:`brainscore_core.scoring.score` and :func:`brainscore_core.grid.score_many` take a domain and load
-through it (``exports()`` binds them to the domain: :mod:`brainscore_core._domain_scoring`).
+score: :func:`brainscore_core.scoring.score` and :func:`brainscore_core.grid.score_many` sit above it, take a domain
+and load through it (the domain package's own ``score`` calls them with its domain).
 """
 
 from __future__ import annotations
@@ -146,23 +147,18 @@ model_registry : Registry
         """Call the model factory registered as ``identifier``."""
         return self.catalog.call("model", identifier)
 
+    def data_need(self, kind: str, identifier: str) -> str | None:
+        """What data ``identifier`` of ``kind`` needs, as its plugin declares it (:mod:`brainscore_core.data_needs`:
+        ``'shipped'``, ``'network'``, ``'local:<folder>'``, ...); None when it declares nothing or is not registered.
+        Answered from the plugin index without importing a plugin it knows."""
+        return self.catalog.data_need(kind, identifier)
+
     def list_plugins(self, kind: str | None = None) -> list[PluginInfo]:
         """Registered plugins of ``kind`` (all kinds when None), sorted by kind and identifier.
 
         Each :class:`PluginInfo` names the identifier, the providing distribution and its version.
         """
         return self.catalog.list_plugins(kind)
-
-    def exports(self) -> dict[str, Any]:
-        """Names a domain package re-exports: the six registries, ``load_*``, ``list_plugins``, and ``score`` /
-        ``score_many``, which call :func:`brainscore_core.scoring.score` / :func:`brainscore_core.grid.score_many`
-        with this domain (:mod:`brainscore_core._domain_scoring`: the domain lends its loaders, it does not score)."""
-        from brainscore_core._domain_scoring import bind_scoring
-
-        names = [f"{kind}_registry" for kind in KINDS] + [
-            "load_dataset", "load_stimulus_set", "load_metric", "load_ceiling", "load_benchmark",
-            "load_model", "list_plugins"]
-        return {**{name: getattr(self, name) for name in names}, **bind_scoring(self)}
 
     # registration -----------------------------------------------------------------------------------
     def register_plugin(self, plugin: object, name: str | None = None) -> None:

@@ -27,8 +27,7 @@ from importlib.metadata import version as _version
 from typing import TYPE_CHECKING
 
 from brainio.lazy import lazy_names
-from brainscore_core.plugin_folders import PluginFolders
-from brainscore_core.plugins import Domain
+from brainscore_vision._domain import domain
 from brainscore_vision.model_interface import BrainModel
 
 if TYPE_CHECKING:
@@ -43,15 +42,6 @@ _LAZY = {"DataAssembly": "brainio.assemblies", "StimulusSet": "brainio.stimuli",
          "Metric": "brainscore_core.metrics", "Score": "brainscore_core.metrics"}
 
 __version__ = _version("brainscore-vision")
-
-ENTRY_POINT_GROUP = "brainscore_vision"
-BUILTIN_DISTRIBUTIONS = ("brainscore-vision", "brainscore-metrics", "model-tools")
-"""Distributions of this repository: an installed plugin claiming one of their identifiers replaces it (with a
-notice naming both) instead of colliding."""
-
-domain = Domain(ENTRY_POINT_GROUP, folders=PluginFolders("brainscore_vision"),
-                builtin_distributions=BUILTIN_DISTRIBUTIONS)
-"""The plugin domain behind every registry and ``load_*`` function of this package."""
 
 data_registry = domain.data_registry
 stimulus_set_registry = domain.stimulus_set_registry

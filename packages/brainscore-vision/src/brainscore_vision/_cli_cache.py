@@ -1,4 +1,5 @@
-"""``brainscore cache``: how much each cache holds, and pruning (:mod:`brainscore_vision.caches`).
+"""``brainscore cache``: how much each cache holds, and pruning (:mod:`brainscore_core.caches`, which asks every
+installed package for the caches it writes: entry-point group ``brainscore_caches``).
 
 ::
 
@@ -8,8 +9,9 @@
     brainscore cache prune --older-than 30d --kind weights --kind activations
 
 ``prune`` needs ``--model``, ``--older-than`` or ``--max-size``; ``--kind`` (repeatable) defaults to the kinds that
-are recomputed from what is at hand (stimuli, activations, layer_selection, ceilings). It lists what it would delete
-and asks first (``--yes`` does not ask, ``--dry-run`` only lists).
+are recomputed from what is at hand (as their packages publish them: stimuli, activations, layer_selection,
+ceilings). It lists what it would delete and asks first (``--yes`` does not ask, ``--dry-run`` only lists). This
+module knows no cache's layout: a kind, its folders and its entries come from the package that writes it.
 """
 
 from __future__ import annotations
@@ -25,16 +27,17 @@ __all__ = ["add_cache_commands", "run_cache_command"]
 
 
 def add_cache_commands(commands: Any) -> None:
-    """Add ``cache`` and ``cache prune`` to the command line's subparsers."""
-    from brainscore_vision.caches import KINDS
-
-    cache = commands.add_parser("cache", help="sizes of the caches (data, stimuli, activations, ceilings, weights), "
-                                              "and pruning")
+    """Add ``cache`` and ``cache prune`` to the command line's subparsers (the kinds are checked when it runs: which
+    exist depends on the installed packages, and listing them is not worth importing their publications for every
+    command)."""
+    cache = commands.add_parser("cache", help="sizes of the caches every installed package publishes (data, stimuli, "
+                                              "activations, ceilings, weights, ...), and pruning")
     sub = cache.add_subparsers(dest="cache_command")
     prune = sub.add_parser("prune", help="delete cache entries by model, by age or down to a size (asks first)")
-    prune.add_argument("--kind", action="append", dest="kinds", choices=KINDS, metavar="KIND",
-                       help=f"a kind to prune (repeatable; {', '.join(KINDS)}); default: stimuli, activations, "
-                            "layer_selection, ceilings (data and weights only when named)")
+    prune.add_argument("--kind", action="append", dest="kinds", metavar="KIND",
+                       help="a kind to prune (repeatable; `brainscore cache` lists them); default: the kinds their "
+                            "packages recompute from what is at hand (stimuli, activations, layer_selection, ceilings; "
+                            "data and weights only when named)")
     prune.add_argument("--model", action="append", dest="models", metavar="MODEL",
                        help="only entries of this model (activations, layer_selection; repeatable)")
     prune.add_argument("--older-than", default=None, metavar="AGE",
@@ -50,15 +53,25 @@ def run_cache_command(args: argparse.Namespace) -> int:
     return _prune(args) if getattr(args, "cache_command", None) == "prune" else _sizes()
 
 
-def _sizes() -> int:
-    from brainscore_core.config import activation_cache_notice_bytes
-    from brainscore_core.memory_plan import format_bytes
-    from brainscore_vision.caches import KINDS, cache_entries, locations
+def _published() -> dict:
+    from brainscore_core.caches import cache_kinds
+    from brainscore_core.errors import PublicationError
 
-    entries = cache_entries()
-    where = locations()
+    try:
+        return cache_kinds()
+    except PublicationError as error:
+        raise CommandError(str(error), EXIT_FAILED) from None
+
+
+def _sizes() -> int:
+    from brainscore_core.caches import cache_entries, locations
+    from brainscore_core.memory_plan import format_bytes
+
+    kinds = _published()
+    entries = cache_entries(published_kinds=kinds)
+    where = locations(kinds)
     rows = []
-    for kind in KINDS:
+    for kind in kinds:
         mine = [entry for entry in entries if entry.kind == kind]
         rows.append((kind, format_bytes(sum(entry.size for entry in mine)), str(len(mine)),
                      ", ".join(str(path) for path in where[kind])))
@@ -66,23 +79,24 @@ def _sizes() -> int:
     widths = [max(len(row[i]) for row in [("kind", "size", "entries", "location"), *rows]) for i in range(3)]
     for kind, size, count, location in [("kind", "size", "entries", "location"), *rows]:
         print(f"{kind.ljust(widths[0])}  {size.rjust(widths[1])}  {count.rjust(widths[2])}  {location}".rstrip())
-    threshold = activation_cache_notice_bytes()
-    print(f"a notice is printed when the activation cache passes {format_bytes(threshold)} "
-          "($BRAINSCORE_CACHE_NOTICE_GB)" if threshold else "the activation cache notice is off")
+    for published in kinds.values():
+        for kind in published:
+            for line in kind.notes() if kind.notes is not None else ():
+                print(line)
     return 0
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from brainscore_core.display import display_text
-    from brainscore_core.memory_plan import format_bytes
-    from brainscore_vision.caches import (
-        PRUNED_BY_DEFAULT,
+    from brainscore_core.caches import (
         cache_entries,
         delete_entries,
         parse_age,
         parse_size,
+        pruned_by_default,
         select_for_pruning,
     )
+    from brainscore_core.display import display_text
+    from brainscore_core.memory_plan import format_bytes
 
     if not (args.models or args.older_than or args.max_size):
         raise CommandError("say what to prune: --model MODEL, --older-than AGE (30d) or --max-size SIZE (5GB)",
@@ -92,8 +106,12 @@ def _prune(args: argparse.Namespace) -> int:
         max_bytes = parse_size(args.max_size) if args.max_size else None
     except ValueError as error:
         raise CommandError(str(error), EXIT_USAGE) from None
-    kinds = tuple(dict.fromkeys(args.kinds or PRUNED_BY_DEFAULT))
-    entries = cache_entries(kinds)
+    published = _published()
+    kinds = tuple(dict.fromkeys(args.kinds or pruned_by_default(published)))
+    unknown = [kind for kind in kinds if kind not in published]
+    if unknown:
+        raise CommandError(f"unknown cache kind {unknown[0]!r}; kinds: {', '.join(published)}", EXIT_USAGE)
+    entries = cache_entries(kinds, published_kinds=published)
     chosen = select_for_pruning(entries, models=args.models, older_than_s=older_than, max_bytes=max_bytes)
     total = sum(entry.size for entry in entries)
     freed = sum(entry.size for entry in chosen)

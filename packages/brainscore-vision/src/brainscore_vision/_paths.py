@@ -21,7 +21,7 @@ def raw_data_dir() -> Path:
     working directory or one of its parents (a regular install used from inside a checkout), else
     ``./shared/data``.
     """
-    from brainscore_core.config import raw_data_setting
+    from brainscore_vision.settings import raw_data_setting
 
     configured = raw_data_setting()
     if configured:

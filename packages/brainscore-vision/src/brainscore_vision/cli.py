@@ -9,6 +9,7 @@
     brainscore report [--out DIR]            # default $BRAINSCORE_HOME/report
     brainscore results list | delete | export | import
     brainscore cache [prune --model M | --older-than 30d | --max-size 5GB]
+    brainscore config [--package DISTRIBUTION]
 
 Exit status: 0 on success, 2 for a bad identifier or argument (the message lists close matches) or a scheduler that
 cannot be reached (no Slurm, an unknown partition), 3 when raw data is missing (the message names ``BRAINSCORE_RAW_DATA`` and the path), 1 when
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from brainscore_core.display import display_text, display_url
 from brainscore_vision._cli_cache import add_cache_commands, run_cache_command
 from brainscore_vision._cli_cluster import add_cluster_arguments, close_quietly, open_client, slurm_request
+from brainscore_vision._cli_config import add_config_command, run_config_command
 from brainscore_vision._cli_io import print_line
 from brainscore_vision._cli_results import add_results_commands, run_results_command
 from brainscore_vision.errors import EXIT_FAILED, EXIT_MISSING_DATA, EXIT_USAGE, CommandError
@@ -34,8 +36,6 @@ __all__ = ["EXIT_FAILED", "EXIT_MISSING_DATA", "EXIT_USAGE", "main"]
 
 LIST_KINDS = {"benchmarks": "benchmark", "models": "model", "metrics": "metric", "ceilings": "ceiling",
               "data": "data", "stimulus_sets": "stimulus_set"}
-
-
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_results_commands(commands)
     add_cache_commands(commands)
+    add_config_command(commands)
 
     report = commands.add_parser("report", help="write the static HTML report of the stored results")
     report.add_argument("--out", default=None, help="output folder (default: $BRAINSCORE_HOME/report, so that nothing "
@@ -97,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args = build_parser().parse_args(argv)
     handlers = {"score": _score, "list": _list, "ceiling": _ceiling, "data": _data, "report": _report,
-                "results": run_results_command, "cache": run_cache_command}
+                "results": run_results_command, "cache": run_cache_command, "config": run_config_command}
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _one_line_warning(args.command)

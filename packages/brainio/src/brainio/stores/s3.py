@@ -30,7 +30,7 @@ except ImportError as error:  # the s3 extra: say how to get it
     raise MissingExtraError(f"S3 stores need boto3, which is not installed: {S3_INSTALL}",
                             name=error.name or "boto3") from error
 
-__all__ = ["S3_INSTALL", "S3Store", "credentials_found"]
+__all__ = ["S3_INSTALL", "S3Store", "credentials_found", "endpoint_setting"]
 
 _CHUNK = 1 << 20
 _DENIED = {"AccessDenied", "403", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken",
@@ -39,6 +39,11 @@ _MISSING = {"NoSuchKey", "404", "NoSuchVersion", "NoSuchBucket", "InvalidArgumen
 
 #: credential providers that ask a network service (instance or container metadata); skipped by credentials_found
 _NETWORK_PROVIDERS = ("container-role", "iam-role")
+
+
+def endpoint_setting() -> str | None:
+    """The S3 endpoint boto3's own variables name (``AWS_ENDPOINT_URL_S3``, else ``AWS_ENDPOINT_URL``), else None."""
+    return os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL") or None
 
 
 def credentials_found() -> bool:
@@ -91,8 +96,7 @@ class S3Store:
         """The object's URL: ``https://<bucket>.s3.amazonaws.com/<key>`` (Brain-Score's form), or
         ``<endpoint>/<bucket>/<key>`` for another endpoint (``endpoint_url``, ``AWS_ENDPOINT_URL_S3``,
         ``AWS_ENDPOINT_URL``); ``?versionId=`` when a version is given."""
-        endpoint = (self.endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
-                    or "").rstrip("/")
+        endpoint = (self.endpoint_url or endpoint_setting() or "").rstrip("/")
         key = self.object_key(key)
         base = f"{endpoint}/{self.bucket_name}/{key}" if endpoint else f"https://{self.bucket_name}.s3.amazonaws.com/{key}"
         return f"{base}?versionId={version_id}" if version_id and version_id != "null" else base

@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from brainscore_core.config import local_data_folder
 from brainscore_vision.errors import LocalDataMissingError
+from brainscore_vision.settings import local_data_folder
 
 __all__ = ["LOCAL_FOLDERS", "LocalFolder", "LocalDataMissingError", "local_folder", "local_folder_status"]
 

@@ -38,7 +38,6 @@ from typing import Any
 from filelock import FileLock
 
 from brainio.files import sha1_hash
-from brainscore_core.config import DATA_BUCKET_ENV, DATA_SOURCE_ENV
 from brainscore_core.deprecation import deprecated_alias
 from brainscore_vision._paths import brainscore_home, raw_data_dir
 from brainscore_vision.errors import (
@@ -48,6 +47,7 @@ from brainscore_vision.errors import (
     MissingRawDataError,
     PackagingDriftWarning,
 )
+from brainscore_vision.settings import DATA_BUCKET_ENV, DATA_SOURCE_ENV
 
 __all__ = ["DataIntegrityError", "DataRepairWarning", "DataSourceError", "MissingRawDataError", "PackagedData",
            "PackagingDriftWarning", "data_source", "remote_store", "store_directory"]
@@ -57,17 +57,9 @@ SOURCE_ENV = DATA_SOURCE_ENV
 BUCKET_ENV = DATA_BUCKET_ENV
 
 
-
-
-
-
-
-
-
-
 def store_directory() -> Path:
     """Root of the local store: ``$BRAINSCORE_DATA_STORE``, default ``$BRAINSCORE_HOME/data_store``."""
-    from brainscore_core.config import data_store_setting
+    from brainscore_vision.settings import data_store_setting
 
     return data_store_setting() or brainscore_home() / "data_store"
 
@@ -83,7 +75,7 @@ def data_source() -> str:
         A word that is neither ``local`` nor a registered scheme (the message lists them).
     """
     from brainio.stores import store_schemes
-    from brainscore_core.config import data_source as configured
+    from brainscore_vision.settings import data_source as configured
 
     source = configured()
     if source != "local" and source not in store_schemes():
@@ -102,7 +94,7 @@ def remote_store():
         The location is not set.
     """
     from brainio.stores import open_store
-    from brainscore_core.config import data_bucket
+    from brainscore_vision.settings import data_bucket
 
     source, location = data_source(), data_bucket()
     if not location:
@@ -222,7 +214,7 @@ class PackagedData:
         """The raw folder, after checking that it exists and that its files have the recorded sha1s."""
         raw = self.raw_directory
         if not raw.is_dir():
-            from brainscore_core.config import raw_data_setting
+            from brainscore_vision.settings import raw_data_setting
 
             configured = raw_data_setting()
             relative = (f", a relative path: relative to the working directory {os.getcwd()}; set an absolute one"

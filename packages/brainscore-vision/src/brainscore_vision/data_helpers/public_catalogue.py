@@ -30,13 +30,16 @@ from typing import Any
 
 from brainscore_vision.errors import CredentialsRequiredError, PublicDataUnavailableError
 
-__all__ = ["ACCESS_LEVELS", "CredentialsRequiredError", "PublicDataUnavailableError", "catalogue", "catalogue_entry",
+__all__ = ["ACCESS_LEVELS", "ACCESS_NEEDS", "CredentialsRequiredError", "PublicDataUnavailableError", "catalogue", "catalogue_entry",
            "load_assembly_by_reference", "load_stimulus_set_by_reference", "read_catalogue",
            "register_assemblies_by_reference", "register_family_catalogue", "register_stimulus_sets_by_reference"]
 
 CATALOGUE_FILE = Path(__file__).with_name("public_catalogue.json")
 #: an entry's ``access``: read without credentials (evidenced), Brain-Score marks it private, or not measured
 ACCESS_LEVELS = ("public", "private", "unknown")
+#: the data need (:mod:`brainscore_core.data_needs`) of a file registered by reference, from its entry's ``access``:
+#: set on each factory registered here (``factory.data_need``), so ``brainscore list`` marks it without a table
+ACCESS_NEEDS = {"public": "network", "unknown": "credentials", "private": "private"}
 Catalogue = dict[tuple[str, str], dict[str, Any]]
 
 
@@ -144,14 +147,21 @@ def load_assembly_by_reference(identifier: str, entry: dict[str, Any] | None = N
         raise _unavailable("assembly", entry, error) from error
 
 
+def _with_need(factory: functools.partial, entry: dict[str, Any]) -> functools.partial:
+    """``factory`` declaring the data it needs, from its catalogue entry's ``access`` (a field on the registration:
+    :mod:`brainscore_core.data_needs`)."""
+    factory.data_need = ACCESS_NEEDS[entry.get("access", "public")]
+    return factory
+
+
 def register_stimulus_sets_by_reference(registry: MutableMapping[str, Any], identifiers: Iterable[str], *,
                                         entries: Catalogue | None = None) -> None:
     """Register each stimulus set of ``identifiers`` in ``registry`` as a by-reference loader; its entry comes from
     ``entries`` (a family's own catalogue, :func:`read_catalogue`; default: the public catalogue)."""
     for identifier in identifiers:
         entry = catalogue_entry("stimulus_set", identifier, entries)  # unknown identifiers fail at registration
-        registry[identifier] = functools.partial(load_stimulus_set_by_reference, identifier,
-                                                 entry if entries is not None else None)
+        registry[identifier] = _with_need(functools.partial(load_stimulus_set_by_reference, identifier,
+                                                            entry if entries is not None else None), entry)
 
 
 def register_assemblies_by_reference(registry: MutableMapping[str, Any], identifiers: Iterable[str],
@@ -161,8 +171,8 @@ def register_assemblies_by_reference(registry: MutableMapping[str, Any], identif
     for identifier in identifiers:
         entry = catalogue_entry("assembly", identifier, entries)
         loader = stimulus_set_loader_of(identifier) if stimulus_set_loader_of else None
-        registry[identifier] = functools.partial(load_assembly_by_reference, identifier,
-                                                 entry if entries is not None else None, stimulus_set_loader=loader)
+        registry[identifier] = _with_need(functools.partial(load_assembly_by_reference, identifier, entry if entries
+                                                            is not None else None, stimulus_set_loader=loader), entry)
 
 
 def register_family_catalogue(path: str | Path, *, data_registry: MutableMapping[str, Any],

@@ -12,7 +12,7 @@ blocks have been freed (mmap threshold 32 MiB, trim threshold 64 MiB) and ``mall
 heap memory to the system, so what the process keeps afterwards is what it would have kept anyway. Nothing happens on other
 C libraries, when the user has tuned malloc through the environment (``GLIBC_TUNABLES`` naming malloc, or
 ``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``), or when env ``MODEL_TOOLS_REUSE_MEMORY`` is a false word
-(``0``/``false``/``no``/``off``); both are read by :mod:`brainscore_core.config`.
+(``0``/``false``/``no``/``off``); both are read by :mod:`model_tools.settings`.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _glibc() -> ctypes.CDLL | None:
 def reuse_enabled(parameter: bool | None = None) -> bool:
     """Whether :func:`freed_memory_reused` may tune malloc: ``parameter`` if given, else env
     ``MODEL_TOOLS_REUSE_MEMORY`` (default on), and never when the user tuned malloc through the environment."""
-    from brainscore_core.config import malloc_tuned_by_user, reuse_memory_enabled
+    from model_tools.settings import malloc_tuned_by_user, reuse_memory_enabled
 
     if malloc_tuned_by_user():
         return False

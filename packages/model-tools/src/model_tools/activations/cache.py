@@ -21,7 +21,7 @@ Nothing is ever half-written: an entry is filled in a temporary file in the same
 a ``*.tmp`` file; an index that names a missing or unreadable entry is a miss, never an error, and so is one that names
 a file outside the cache (``../../x.nc``, an absolute path, a link out: brainio's path rule, warned). Entries are
 never overwritten (each run's file name is new), so a reader's memory map never sees a file change under it.
-No pickle anywhere.
+No pickle anywhere. How ``brainscore cache`` lists and prunes this layout: :mod:`model_tools.publications`.
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ def cache_size(directory: Path) -> int:
 
 def notice_cache_size(directory: Path) -> bool:
     """Log one line (once per process and folder) when the cache holds more than the configured threshold
-    (:func:`brainscore_core.config.activation_cache_notice_bytes`, default 5 GB); returns whether it did."""
-    from brainscore_core.config import activation_cache_notice_bytes
+    (:func:`model_tools.settings.activation_cache_notice_bytes`, default 5 GB); returns whether it did."""
     from brainscore_core.memory_plan import format_bytes
+    from model_tools.settings import activation_cache_notice_bytes
 
     threshold = activation_cache_notice_bytes()
     if threshold is None or directory in _NOTICED:
@@ -104,7 +104,7 @@ def caching_enabled(parameter: bool | None = None) -> bool:
         return bool(parameter)
     from brainscore_core.config import caching_enabled as configured
 
-    return configured("activations")
+    return configured("activations", "model_tools")
 
 
 

@@ -132,6 +132,6 @@ def availability(name: str, pretrained: bool = True) -> tuple[str, str]:
 
 
 def _torch_hub_dir() -> str:
-    from brainscore_core.config import torch_hub_dir
+    from model_tools.settings import torch_hub_dir
 
     return str(torch_hub_dir())

@@ -20,3 +20,8 @@ for _prefix in ("Allen2022_fmri", "Allen2022_fmri_4subj", "Allen2022_fmri_surfac
     for _region in ("V1", "V2", "V4", "IT"):
         for _kind in ("ridge", "rdm"):
             benchmark_registry[f"{_prefix}.{_region}-{_kind}"] = _factory(_prefix, _region, _kind)
+
+
+DATA_NEEDS = "local:nsd"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the NSD files, from the
+folder $BRAINSCORE_NSD_DIR names."""

@@ -20,3 +20,8 @@ def _factory(name: str):
 benchmark_registry["Baker2022frankenstein-accuracy_delta"] = _factory("Baker2022AccuracyDeltaFrankenstein")
 benchmark_registry["Baker2022fragmented-accuracy_delta"] = _factory("Baker2022AccuracyDeltaFragmented")
 benchmark_registry["Baker2022inverted-accuracy_delta"] = _factory("Baker2022InvertedAccuracyDelta")
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

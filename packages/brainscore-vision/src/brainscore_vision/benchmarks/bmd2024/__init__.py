@@ -16,3 +16,8 @@ def _factory(condition: str):
 
 for _condition in CONDITIONS:
     benchmark_registry[f"BMD2024.{_condition}Behavioral-accuracy_distance"] = _factory(_condition)
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

@@ -10,3 +10,8 @@ def _anterior_vtc():
 
 
 benchmark_registry["Bracci2019.anteriorVTC-rdm"] = _anterior_vtc
+
+
+DATA_NEEDS = "private"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's private
+files: expected to need its credentials."""

@@ -14,3 +14,8 @@ def _factory(name: str):
 
 benchmark_registry["Cadena2017-pls"] = _factory("ToliasCadena2017PLS")
 benchmark_registry["Cadena2017-mask"] = _factory("ToliasCadena2017Mask")
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

@@ -13,3 +13,8 @@ def _build():
 
 
 benchmark_registry["tong.Coggan2024_behavior-ConditionWiseAccuracySimilarity"] = _build
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

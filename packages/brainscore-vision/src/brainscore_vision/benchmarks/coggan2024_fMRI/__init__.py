@@ -19,3 +19,8 @@ def _factory(region: str):
 
 for _region in REGIONS:
     benchmark_registry[f"tong.Coggan2024_fMRI.{_region}-rdm"] = _factory(_region)
+
+
+DATA_NEEDS = "shipped"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the recordings are in
+$BRAINSCORE_RAW_DATA, packaged on first use."""

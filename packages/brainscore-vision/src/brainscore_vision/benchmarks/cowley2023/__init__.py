@@ -23,3 +23,8 @@ def _ridge():
 def brainscore_benchmarks():
     # factories that import the benchmark module when called: discovery imports no PIL, pandas or xarray
     return {"Cowley2023.V4-pls": _pls, "Cowley2023.V4-ridge": _ridge}
+
+
+DATA_NEEDS = "shipped"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the recordings are in
+$BRAINSCORE_RAW_DATA, packaged on first use."""

@@ -16,3 +16,8 @@ def _factory(experiment: str):
 
 for _experiment in EXPERIMENTS:
     benchmark_registry[f"Ferguson2024{_experiment}-value_delta"] = _factory(_experiment)
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

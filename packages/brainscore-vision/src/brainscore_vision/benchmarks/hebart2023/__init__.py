@@ -11,3 +11,9 @@ def _build():
 
 
 benchmark_registry["Hebart2023-match"] = _build
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned); the files it registers from a
+catalogue by reference carry their own need."""

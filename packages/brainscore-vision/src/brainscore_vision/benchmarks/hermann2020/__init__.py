@@ -15,3 +15,8 @@ def _factory(kind: str):
 
 benchmark_registry["Hermann2020cueconflict-shape_bias"] = _factory("shape_bias")
 benchmark_registry["Hermann2020cueconflict-shape_match"] = _factory("shape_match")
+
+
+DATA_NEEDS = "shipped"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the recordings are in
+$BRAINSCORE_RAW_DATA, packaged on first use."""

@@ -18,3 +18,8 @@ def _readout():
 
 benchmark_registry["Igustibagus2024-ridge"] = _ridge
 benchmark_registry["Igustibagus2024.IT_readout-accuracy"] = _readout
+
+
+DATA_NEEDS = "private"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's private
+files: expected to need its credentials."""

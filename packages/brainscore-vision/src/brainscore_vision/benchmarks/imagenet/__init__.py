@@ -11,3 +11,8 @@ def _imagenet():
 
 
 benchmark_registry["ImageNet-top1"] = _imagenet
+
+
+DATA_NEEDS = "local:imagenet"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the ImageNet validation
+images, from $BRAINSCORE_IMAGENET_DIR."""

@@ -16,3 +16,8 @@ def _factory(category: str):
 
 for _category in ("noise", "blur", "weather", "digital"):
     benchmark_registry[f"ImageNet-C-{_category}-top1"] = _factory(_category)
+
+
+DATA_NEEDS = "local:imagenet_c"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): ImageNet-C, from
+$BRAINSCORE_IMAGENET_C_DIR."""

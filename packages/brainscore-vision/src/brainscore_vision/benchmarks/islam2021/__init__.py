@@ -17,3 +17,8 @@ def _factory(region: str, factor: str):
 for _region in ("V1", "V2", "V4", "IT"):
     for _factor in ("shape", "texture"):
         benchmark_registry[f"Islam2021-{_factor}_{_region.lower()}_dimensionality"] = _factory(_region, _factor)
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

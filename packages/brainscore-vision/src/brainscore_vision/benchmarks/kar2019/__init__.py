@@ -10,3 +10,8 @@ def _kar2019_ost():
 
 
 benchmark_registry["Kar2019-ost"] = _kar2019_ost
+
+
+DATA_NEEDS = "private"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's private
+files: expected to need its credentials."""

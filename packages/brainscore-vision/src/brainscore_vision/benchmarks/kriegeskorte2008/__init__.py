@@ -20,3 +20,8 @@ def _monkey():
 
 benchmark_registry["Kriegeskorte2008.hIT-rdm"] = _human
 benchmark_registry["Kiani2007.mIT-rdm"] = _monkey
+
+
+DATA_NEEDS = "shipped"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the recordings are in
+$BRAINSCORE_RAW_DATA, packaged on first use."""

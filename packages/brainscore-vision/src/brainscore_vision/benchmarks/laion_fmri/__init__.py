@@ -22,3 +22,8 @@ for _region in ("V1", "V2", "V4", "IT"):
             benchmark_registry[f"{_prefix}.{_region}-{_split}-ridgecv"] = _factory("ridgecv", _region, _split, _prefix)
     benchmark_registry[f"Zerbe2026_fmri.{_region}-rdm-pearson"] = _factory("rdm", _region)
     benchmark_registry[f"Zerbe2026_fmri.{_region}-cka"] = _factory("cka", _region)
+
+
+DATA_NEEDS = "local:laion_fmri"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the LAION-fMRI files,
+from the folder $BRAINSCORE_LAION_FMRI_DIR names."""

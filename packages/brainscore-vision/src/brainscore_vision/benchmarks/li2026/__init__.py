@@ -17,3 +17,8 @@ def _factory(region: str, metric_type: str):
 for _region in ("V1", "V2", "V4", "IT"):
     for _metric_type in ("ridgecv", "rdm", "pls"):
         benchmark_registry[f"Li2026.{_region}-{_metric_type}"] = _factory(_region, _metric_type)
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

@@ -25,3 +25,8 @@ def _factory(name: str):
 
 for _key, _name in KEYS.items():
     benchmark_registry[_key] = _factory(_name)
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

@@ -24,3 +24,8 @@ def _acuity():
 for _condition in CONDITIONS:
     benchmark_registry[f"Malania2007.{_condition}-threshold_elevation"] = _elevation(_condition)
 benchmark_registry["Malania2007.vernieracuity-threshold"] = _acuity
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

@@ -15,3 +15,8 @@ def _factory(name: str):
 
 benchmark_registry["Maniquet2024-confusion_similarity"] = _factory("Maniquet2024ConfusionSimilarity")
 benchmark_registry["Maniquet2024-tasks_consistency"] = _factory("Maniquet2024TasksConsistency")
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

@@ -24,3 +24,9 @@ def _factory(identifier: str):
 
 for _identifier in BENCHMARKS:
     benchmark_registry[_identifier] = _factory(_identifier)
+
+DATA_NEEDS = {identifier: "unavailable" if study == "FreemanZiemba2013_V1_properties" else "shipped"
+              for identifier, (study, _, _) in BENCHMARKS.items()}
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the recordings are in
+``$BRAINSCORE_RAW_DATA`` and the gratings are generated; the seven FreemanZiemba2013 ones cannot run (their texture
+images are not available)."""

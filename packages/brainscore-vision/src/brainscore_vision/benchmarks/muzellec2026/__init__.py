@@ -15,3 +15,8 @@ def _factory(region: str):
 
 for _region in ("V4", "IT"):
     benchmark_registry[f"MajajHong2015public.{_region}-reverse_pls"] = _factory(_region)
+
+
+DATA_NEEDS = "network"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's public
+files, fetched from its bucket on first use."""

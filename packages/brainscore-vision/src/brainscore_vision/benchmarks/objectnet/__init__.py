@@ -11,3 +11,8 @@ def _objectnet():
 
 
 benchmark_registry["ObjectNet-top1"] = _objectnet
+
+
+DATA_NEEDS = "local:objectnet"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): ObjectNet, from
+$BRAINSCORE_OBJECTNET_DIR."""

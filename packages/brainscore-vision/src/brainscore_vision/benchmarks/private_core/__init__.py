@@ -18,3 +18,8 @@ benchmark_registry["MajajHong2015.IT-pls"] = _factory("DicarloMajajHong2015ITPLS
 benchmark_registry["FreemanZiemba2013.V1-pls"] = _factory("MovshonFreemanZiemba2013V1PLS")
 benchmark_registry["FreemanZiemba2013.V2-pls"] = _factory("MovshonFreemanZiemba2013V2PLS")
 benchmark_registry["Rajalingham2018-i2n"] = _factory("DicarloRajalingham2018I2n")
+
+
+DATA_NEEDS = "private"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's private
+files: expected to need its credentials."""

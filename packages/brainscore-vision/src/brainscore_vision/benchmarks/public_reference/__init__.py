@@ -22,3 +22,8 @@ for _region in ("V4", "IT"):
 benchmark_registry["Rajalingham2018public-i2n"] = lambda: _factory("Rajalingham2018PublicI2n", None)()
 for _region in ("V1", "V2"):
     benchmark_registry[f"FreemanZiemba2013public.{_region}-pls"] = _factory("FreemanZiemba2013PublicPLS", _region)
+
+
+DATA_NEEDS = "network"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's public
+files, fetched from its bucket on first use."""

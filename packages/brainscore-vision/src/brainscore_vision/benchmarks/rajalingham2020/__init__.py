@@ -10,3 +10,8 @@ def _it_pls():
 
 
 benchmark_registry["Rajalingham2020.IT-pls"] = _it_pls
+
+
+DATA_NEEDS = "private"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's private
+files: expected to need its credentials."""

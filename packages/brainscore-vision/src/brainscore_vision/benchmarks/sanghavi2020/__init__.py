@@ -16,3 +16,8 @@ def _factory(dataset: str, region: str):
 for _dataset in ("Sanghavi2020", "SanghaviJozwik2020", "SanghaviMurty2020"):
     for _region in ("V4", "IT"):
         benchmark_registry[f"{_dataset}.{_region}-pls"] = _factory(_dataset, _region)
+
+
+DATA_NEEDS = "private"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's private
+files: expected to need its credentials."""

@@ -34,3 +34,8 @@ def registry_keys() -> list[str]:
 for _key in registry_keys():
     _dataset, _kind = next((_key[len("Scialom2024_"):-len(kind)], kind) for kind in KINDS if _key.endswith(kind))
     benchmark_registry[_key] = _factory(_dataset, _kind)
+
+
+DATA_NEEDS = "credentials"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): Brain-Score's files,
+read unsigned first, then with your AWS credentials (not measured unsigned)."""

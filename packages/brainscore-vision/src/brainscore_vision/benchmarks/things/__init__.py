@@ -19,3 +19,8 @@ for _family, _regions in (("Gifford2022", ("IT",)), ("Hebart2023_fmri", ("V1", "
     for _region in _regions:
         for _metric in ("ridge", "ridgecv"):
             benchmark_registry[f"{_family}.{_region}-{_metric}"] = _factory(_family, _region, _metric)
+
+
+DATA_NEEDS = "network+local:things"
+"""What its benchmarks need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the public recordings,
+plus the THINGS images from $BRAINSCORE_THINGS_IMAGES."""

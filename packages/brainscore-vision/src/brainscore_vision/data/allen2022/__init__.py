@@ -90,3 +90,8 @@ for _identifier, _entry in FILES.items():
         stimulus_set_registry[_identifier] = functools.partial(load_local_stimulus_set, _identifier)
     else:
         data_registry[_identifier] = functools.partial(load_local_assembly, _identifier)
+
+
+DATA_NEEDS = "local:nsd"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the NSD
+files, from the folder $BRAINSCORE_NSD_DIR names."""

@@ -21,3 +21,9 @@ for _identifier, _loader in _STIMULUS_SETS.items():
     stimulus_set_registry[_identifier] = _loader
 for _identifier, _loader in _ASSEMBLIES.items():
     data_registry[_identifier] = _loader
+
+
+DATA_NEEDS = "credentials"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`):
+Brain-Score's files, read unsigned first, then with your AWS credentials (not measured unsigned); the files it
+registers from a catalogue by reference carry their own need."""

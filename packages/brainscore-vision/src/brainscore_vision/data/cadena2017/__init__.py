@@ -58,3 +58,9 @@ def load_cadena2017():
 
 
 data_registry["Cadena2017"] = load_cadena2017
+
+
+DATA_NEEDS = "credentials"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`):
+Brain-Score's files, read unsigned first, then with your AWS credentials (not measured unsigned); the files it
+registers from a catalogue by reference carry their own need."""

@@ -42,3 +42,8 @@ packaged = PackagedData("coggan2024_fmri", "coggan2024_fmri", _package, raw_sha1
 stimulus_set_registry[IDENTIFIER] = lambda: packaged.load_stimulus_set(IDENTIFIER)
 data_registry[IDENTIFIER] = lambda: packaged.load_assembly(
     IDENTIFIER, stimulus_set_loader=lambda: packaged.load_stimulus_set(IDENTIFIER), merge_stimulus_set_meta=False)
+
+
+DATA_NEEDS = "shipped"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the
+recordings are in $BRAINSCORE_RAW_DATA, packaged on first use."""

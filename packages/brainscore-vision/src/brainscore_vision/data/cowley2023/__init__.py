@@ -95,3 +95,8 @@ def _register(identifier: str) -> None:
 
 for _session in SESSIONS:
     _register(_identifier(_session))
+
+
+DATA_NEEDS = "shipped"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the
+recordings are in $BRAINSCORE_RAW_DATA, packaged on first use."""

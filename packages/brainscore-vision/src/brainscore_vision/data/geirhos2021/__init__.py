@@ -64,3 +64,9 @@ for _dataset in DATASETS:
 
 register_stimulus_sets_by_reference(
     stimulus_set_registry, [f"Geirhos2021_{dataset}" for dataset in DATASETS if dataset not in DATASETS_WITH_IMAGES])
+
+
+DATA_NEEDS = "shipped"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the
+recordings are in $BRAINSCORE_RAW_DATA, packaged on first use; the files it registers from a catalogue by
+reference carry their own need."""

@@ -62,3 +62,8 @@ for _identifier in ("Kriegeskorte2008.hIT", "Kiani2007.mIT"):
     data_registry[_identifier] = (lambda identifier: lambda: packaged.load_assembly(
         identifier, stimulus_set_loader=lambda: packaged.load_stimulus_set("Kriegeskorte2008"),
         merge_stimulus_set_meta=False))(_identifier)
+
+
+DATA_NEEDS = "shipped"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the
+recordings are in $BRAINSCORE_RAW_DATA, packaged on first use."""

@@ -32,3 +32,8 @@ for _subject in _files.SUBJECTS:
                                                                                      "persubject", _subject)
 for _name in ("Zerbe2026_fmri_stim_full", "Zerbe2026_fmri_persubject_stim_full"):
     stimulus_set_registry[_name] = functools.partial(_files.load_stimuli, _name)
+
+
+DATA_NEEDS = "local:laion_fmri"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the
+LAION-fMRI files, from the folder $BRAINSCORE_LAION_FMRI_DIR names."""

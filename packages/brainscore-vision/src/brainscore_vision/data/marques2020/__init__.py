@@ -166,3 +166,9 @@ for _name in STIMULUS_SETS:
 stimulus_set_registry[FREEMAN_ZIEMBA_STIMULI] = load_freeman_ziemba_stimuli
 for _identifier in ASSEMBLY_STIMULUS_SETS:
     data_registry[_identifier] = functools.partial(load_property_assembly, _identifier)
+
+
+def DATA_NEEDS(kind: str, identifier: str) -> str:
+    """What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the
+    recordings and grating tables are in ``$BRAINSCORE_RAW_DATA``; the FreemanZiemba2013 texture images are not."""
+    return "unavailable" if kind == "stimulus_set" and identifier == FREEMAN_ZIEMBA_STIMULI else "shipped"

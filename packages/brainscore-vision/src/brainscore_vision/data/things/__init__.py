@@ -14,3 +14,8 @@ from brainscore_vision.data.things import stimuli as _stimuli
 for _stimulus_set, _assembly in _stimuli.ASSEMBLY_OF.items():
     stimulus_set_registry[_stimulus_set] = functools.partial(_stimuli.load_things_stimulus_set, _stimulus_set)
     data_registry[_assembly] = functools.partial(_stimuli.load_things_assembly, _assembly)
+
+
+DATA_NEEDS = "network+local:things"
+"""What its data and stimulus sets need (``brainscore list``; :mod:`brainscore_vision.benchmark_data`): the public
+recordings, plus the THINGS images from $BRAINSCORE_THINGS_IMAGES."""

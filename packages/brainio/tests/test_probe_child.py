@@ -1,4 +1,5 @@
-"""Child processes die with their caller and bound their CPU time (issue 34, item 1).
+"""The netCDF probe's child dies with its caller and bounds its CPU time (issue 34, item 1; brainio's own piece,
+``brainio/_probe_child.py``, since issue 44; every other child process: brainscore-core's ``test_children.py``).
 
 The callers here are real processes killed with ``kill -9`` while their probe child is blocked in the HDF5 library's
 ``open()`` of a named pipe (a block in C code, as on a damaged file; ``probe_netcdf`` itself refuses to open anything
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from brainio import NetCDFReadError, read_netcdf
-from brainio.children import EXIT_ORPHANED, child_command, describe_exit, run_child, start_child
+from brainio._probe_child import EXIT_ORPHANED, describe_exit, run_probe
 from brainio.skipping import skip_if
 from brainio.testing import assert_processes_end, running_descendants
 
@@ -75,25 +76,6 @@ def test_killed_caller_leaves_no_spinning_probe(tmp_path):
     assert_processes_end(probes)
 
 
-def test_watchdog_ends_an_orphan_where_the_death_signal_is_not_used(tmp_path):
-    """The fallback (macOS has no parent-death signal): a thread that sees the parent change."""
-    code = textwrap.dedent("""
-        import subprocess, sys
-        from brainio.children import child_command
-        subprocess.run(child_command(["-c", "while True: pass"], cpu_seconds=600, death_signal=False))
-    """)
-    children = _kill_caller_mid_probe(tmp_path, code)
-    assert_processes_end(children)
-
-
-def test_a_child_stops_at_its_cpu_bound():
-    start = time.monotonic()
-    result = run_child(["-c", "while True: pass"], timeout=120, cpu_seconds=1)
-    assert result.returncode == -signal.SIGXCPU
-    assert time.monotonic() - start < 60  # far below the wall-clock timeout
-    assert describe_exit(result.returncode, 1) == "used its 1 s of CPU time"
-
-
 def test_probe_names_the_file_when_its_cpu_bound_ends_it(tmp_path, monkeypatch):
     import brainio.netcdf as netcdf
 
@@ -104,45 +86,30 @@ def test_probe_names_the_file_when_its_cpu_bound_ends_it(tmp_path, monkeypatch):
         netcdf.probe_netcdf(path, timeout=120, cpu_seconds=1)
 
 
-def test_a_child_whose_caller_is_already_gone_does_not_run(tmp_path):
-    """The caller died before the child bound itself: the child's parent is no longer the caller; it exits."""
+def test_a_probe_stops_at_its_cpu_bound():
+    start = time.monotonic()
+    result = run_probe("while True: pass", [], timeout=120, cpu_seconds=1)
+    assert result.returncode == -signal.SIGXCPU
+    assert time.monotonic() - start < 60  # far below the wall-clock timeout
+    assert describe_exit(result.returncode, 1) == "used its 1 s of CPU time"
+
+
+def test_a_probe_whose_caller_is_already_gone_does_not_run(tmp_path):
+    """The caller died before the probe bound itself: its parent is no longer the caller; it exits at once."""
+    import brainio._probe_child as probe_child
+
     marker = tmp_path / "ran"
-    command = child_command(["-c", f"open({str(marker)!r}, 'w').close()"])
-    command[command.index("--parent") + 1] = "1"  # not this child's parent
+    command = [sys.executable, probe_child.__file__, "1", "60", f"open({str(marker)!r}, 'w').close()"]
     assert subprocess.run(command).returncode == EXIT_ORPHANED
     assert not marker.exists()
 
 
-def test_child_limits_are_set_and_arguments_passed():
+def test_probe_limits_are_set_and_arguments_passed():
     code = ("import resource, sys; print(resource.getrlimit(resource.RLIMIT_CPU), "
-            "resource.getrlimit(resource.RLIMIT_CORE), sys.argv[1:])")
-    result = run_child(["-c", code, "a b", "c"], timeout=60, cpu_seconds=7.2, capture_output=True, text=True,
-                       check=True)
-    assert result.stdout.strip() == "(8, 9) (0, 0) ['a b', 'c']"
-
-
-def test_module_children_run_as_main_and_die_with_their_thread(tmp_path):
-    (tmp_path / "server.py").write_text("import time\nwhile True: time.sleep(1)\n")
-    child = start_child(["-m", "server"], cpu_seconds=60, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
-    try:
-        time.sleep(0.5)
-        assert child.poll() is None  # runs as __main__
-    finally:
-        child.kill()
-        child.wait()
-
-
-def test_script_children_get_their_arguments_and_folder(tmp_path):
-    (tmp_path / "helper.py").write_text("VALUE = 'from the script folder'\n")
-    (tmp_path / "script.py").write_text("import sys, helper\nprint(sys.argv[1:], helper.VALUE)\n")
-    result = run_child([tmp_path / "script.py", "x"], timeout=60, capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "['x'] from the script folder"
-
-
-@pytest.mark.parametrize("arguments", [["no-such-script.py"], ["-c"], ["--parent", "1", "-c", "pass"], []])
-def test_bad_child_arguments_are_refused(arguments):
-    with pytest.raises(ValueError, match=r"\['-c', CODE, \*args\]"):
-        child_command(arguments)
+            "resource.getrlimit(resource.RLIMIT_CORE), sys.argv[1:], 'brainscore_core' in sys.modules)")
+    result = run_probe(code, ["a b", "c"], timeout=60, cpu_seconds=7.2)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "(8, 9) (0, 0) ['a b', 'c'] False"
 
 
 def test_read_netcdf_of_a_named_pipe_still_ends_with_a_typed_error(tmp_path):

@@ -1,6 +1,6 @@
-"""Child processes that die with their caller and bound their own CPU time (used by every package).
+"""Child processes that die with their caller and bound their own CPU time (used by every package above brainio).
 
-A child started here runs :mod:`brainio._child` first (by path: it imports only the standard library), which binds
+A child started here runs :mod:`brainscore_core._child` first (by path: it imports only the standard library), which binds
 it to the calling process: Linux's parent-death signal (``SIGKILL`` as soon as the caller's thread ends, even while
 the child loops in C code holding the GIL), an immediate exit when the caller is already gone, a CPU-time limit
 (``RLIMIT_CPU``), no core file, and a watchdog thread where the death signal is not available. So a caller killed
@@ -16,6 +16,9 @@ at its CPU bound.
 The child's ``sys.path`` is the interpreter's, without the current folder (``python -c`` would add it).
 The parent-death signal follows the *thread* that started the child: start long-lived children from a thread that
 lives as long as they should (:func:`run_child` blocks its thread until the child ends, so it always does).
+
+brainio, below this package, keeps the one child it needs for itself: the netCDF probe that opens a file no SHA-1
+vouches for (:mod:`brainio._probe_child`, the same binding without the watchdog and the ``-m``/script children).
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from brainio import NeuroidAssembly, write_netcdf
-from brainio.children import run_child
 from brainio.netcdf import _PROBE
+from brainscore_core.children import run_child
 
 
 def median_seconds(call, repeats: int) -> float:

@@ -1,6 +1,6 @@
 """Bind a child process to its caller, then run code as ``python -c`` / ``python -m`` / ``python script.py`` would.
 
-Run as a script (by path, so a child starts without importing brainio, numpy or xarray)::
+Run as a script (by path, so a child starts without importing brainscore_core, brainio, numpy or xarray)::
 
     python _child.py --parent PID [--cpu-seconds N] [--no-death-signal] (-c CODE | -m MODULE | SCRIPT) [ARG ...]
 
@@ -131,5 +131,5 @@ def _main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-        del sys.path[0]  # this folder holds brainio's modules; they must not shadow top-level names
+        del sys.path[0]  # this folder holds brainscore_core's modules; they must not shadow top-level names
     _main(sys.argv[1:])
