@@ -121,3 +121,26 @@ def test_a_lost_workers_job_state_gives_the_kind(monkeypatch, tmp_path, state, k
     jobs._job_of_worker["SLURMCluster-1"] = "41"
     assert jobs.death("SLURMCluster-1") == (kind, f"its Slurm job 41 ended ({state})")
     assert jobs.death("SLURMCluster-9") is None  # a worker of no known job
+
+
+def test_the_worker_replaces_the_jobs_shell(tmp_path):
+    """The job script's last line is ``exec <python> -m distributed.cli.dask_worker ...``: Slurm's kill reaches the
+    worker itself (with ``proctrack/linuxproc`` a worker whose shell died first outlived its job; CI, stop 45)."""
+    import_or_skip("dask_jobqueue", extra="brainscore-core[slurm] (nox -s slurm)", kind="opt-in")
+    import shlex
+    import sys
+
+    from dask_jobqueue import SLURMCluster
+
+    from brainscore_core.slurm_cluster import SlurmJobs
+
+    jobs = SlurmJobs(1, 2**30, {"log_directory": str(tmp_path), "job_script_prologue": ["echo ready"]},
+                     {"partition": "debug", "memory_bytes": 4 * 2**30})
+    cluster = SLURMCluster(**jobs.cluster_arguments())
+    try:
+        lines = [line for line in cluster.job_script().splitlines() if line.strip()]
+    finally:
+        cluster.close()
+    assert lines[-2] == "echo ready"
+    assert lines[-1].startswith(f"exec {shlex.quote(sys.executable)} -m distributed.cli.dask_worker "), lines[-1]
+    assert "#SBATCH --mem=1G" in lines and f"#SBATCH -J {jobs.job_name}" in lines, lines

@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import contextlib
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Mapping
@@ -189,26 +191,13 @@ class SlurmJobs:
         from dask_jobqueue import SLURMCluster
         from distributed import Client
 
-        from brainscore_core.config import brainscore_home
-
         self.partition = check_slurm(self.options.get("partition"))
         if self.memory_bytes > self.partition["memory_bytes"] > 0:
             raise ClusterUnavailableError(
                 f"a job of {format_bytes(self.memory_bytes)} does not fit partition {self.partition['partition']!r}, "
                 f"whose largest node has {format_bytes(self.partition['memory_bytes'])}")
-        log_directory = self.options.get("log_directory") or str(brainscore_home() / "slurm-logs")
-        scheduler = {"host": self.options["scheduler_host"]} if "scheduler_host" in self.options else {}
-        skip = [] if self.options.get("walltime") else ["-t "]  # the partition's default time limit
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-            self.cluster = SLURMCluster(
-                cores=1, job_cpu=int(self.options.get("cores", 1)), processes=1,  # one thread: one pair at a time
-                memory=f"{self.memory_bytes // 2**20}MiB",
-                queue=self.partition["partition"], account=self.options.get("account"),
-                walltime=self.options.get("walltime"), job_name=self.job_name,
-                job_extra_directives=list(self.options.get("job_extra_directives", [])),
-                job_script_prologue=list(self.options.get("job_script_prologue", [])),
-                job_directives_skip=skip, log_directory=log_directory, interface=self.options.get("interface"),
-                scheduler_options=scheduler)
+            self.cluster = SLURMCluster(**self.cluster_arguments())
         try:
             self.cluster.scale(jobs=self.jobs)
             self.client = Client(self.cluster)
@@ -216,6 +205,28 @@ class SlurmJobs:
             self.close()
             raise
         return self.client
+
+    def cluster_arguments(self) -> dict[str, Any]:
+        """The arguments of dask-jobqueue's ``SLURMCluster`` for these jobs (after :func:`check_slurm`).
+
+        The worker command starts with ``exec``: the worker replaces the job's shell, so Slurm's signal and its kill
+        after ``KillWait`` reach the worker and its nanny's child directly, whatever Slurm's process tracking (with
+        ``proctrack/linuxproc`` a worker whose shell died first was no longer the job's and outlived it).
+        """
+        from brainscore_core.config import brainscore_home
+
+        log_directory = self.options.get("log_directory") or str(brainscore_home() / "slurm-logs")
+        scheduler = {"host": self.options["scheduler_host"]} if "scheduler_host" in self.options else {}
+        skip = [] if self.options.get("walltime") else ["-t "]  # the partition's default time limit
+        return {
+            "cores": 1, "job_cpu": int(self.options.get("cores", 1)), "processes": 1,  # one thread: one pair at a time
+            "memory": f"{self.memory_bytes // 2**20}MiB", "python": f"exec {shlex.quote(sys.executable)}",
+            "queue": self.partition["partition"], "account": self.options.get("account"),
+            "walltime": self.options.get("walltime"), "job_name": self.job_name,
+            "job_extra_directives": list(self.options.get("job_extra_directives", [])),
+            "job_script_prologue": list(self.options.get("job_script_prologue", [])),
+            "job_directives_skip": skip, "log_directory": log_directory, "interface": self.options.get("interface"),
+            "scheduler_options": scheduler}
 
     def _remember_jobs(self) -> None:
         for name, job in list(getattr(self.cluster, "workers", {}).items()):
