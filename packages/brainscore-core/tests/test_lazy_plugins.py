@@ -133,7 +133,7 @@ def test_a_changed_plugin_is_imported_again_and_its_new_identifiers_found(site, 
 def test_a_damaged_index_is_rebuilt(site, tmp_path):
     home = tmp_path / "home"
     _run(site, home, LOAD % "o1")
-    [index] = (home / "plugin-index").iterdir()
+    [index] = (home / "plugin-index").glob("*.json")  # beside it: the folder of its write lock
     index.write_text("{not json")
     assert _run(site, home, LOAD % "a1")["imported"] == ["plug_assigns", "plug_hooks", "plug_other"]
     assert _run(site, home, LOAD % "a1")["imported"] == ["plug_assigns"]
@@ -330,13 +330,16 @@ def test_declared_data_needs_are_answered_from_the_index_without_importing(tmp_p
     """
     assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": ["plug_needs"]}
     assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": []}  # the index answers
-    [index] = (home / "plugin-index").iterdir()
-    record = json.loads(index.read_text())
-    record = record.get("content", record)
-    assert [value["needs"] for value in record.values()] == [{"benchmark": {"Lab.IT-pls": "local:nsd"}}]
+    [index] = (home / "plugin-index").glob("*.json")
+    content = json.loads(index.read_text())["content"]
+    records = [value for installs in content["records"].values() for value in installs.values()]
+    assert [value["needs"] for value in records] == [{"benchmark": {"Lab.IT-pls": "local:nsd"}}]
     # an index written before needs were recorded is stale: the plugin is imported once more, and the record rewritten
     from brainio.records import write_record
 
-    write_record(index, {key: {k: v for k, v in value.items() if k != "needs"} for key, value in record.items()})
+    for installs in content["records"].values():
+        for value in installs.values():
+            del value["needs"]
+    write_record(index, content)
     assert _run(site, home, ask) == {"needs": ["local:nsd", None, None], "imported": ["plug_needs"]}
     assert _run(site, home, ask)["imported"] == []

@@ -227,6 +227,7 @@ class PluginCatalog:
         if not callable(factory):
             raise InvalidPluginError(f"{kind} {identifier!r} from module {module!r}: factory must be callable, "
                                      f"got {type(factory).__name__}")
+        self._entries.note_registration(self)
         with self._lock:
             source = source or self._attribution.of(module)
             info = PluginInfo(kind, identifier, source.distribution, source.version, module or source.module)
@@ -354,8 +355,8 @@ class PluginCatalog:
             self._import_entries(self._entries.unindexed())
 
     def _import_entries(self, plugins: list[EntryPlugin]) -> None:
-        """Import ``plugins`` (those not imported yet; one being imported is skipped: a re-entrant read sees a
-        partial view), then write the index; a plugin that failed before raises its error again."""
+        """Import ``plugins`` not imported yet (not one being imported: a re-entrant read sees a partial view), then
+        save the index; one that failed before raises its error again."""
         try:
             for plugin in plugins:
                 if plugin.state == FAILED:
@@ -368,11 +369,11 @@ class PluginCatalog:
     def _import_entry(self, plugin: EntryPlugin, source: _Source) -> None:
         """Import one plugin module, register it with the plugin manager and collect its hooks, under
         :func:`guarded`; record what it registered."""
-        plugin.state = LOADING
+        plugin.state, plugin.incomplete = LOADING, False
         imported_before = plugin.module in sys.modules  # its assignments were made outside this import
         self._attribution.importing.append(source)
         try:
-            with guarded() as changes:
+            with guarded() as changes, self._entries.importing(self, plugin):
                 loaded = plugin.import_module(self.entry_point_group)
                 if loaded is not None and not self._manager.is_registered(loaded) and not self._manager.has_plugin(
                         plugin.name):
@@ -389,11 +390,10 @@ class PluginCatalog:
             self._attribution.importing.pop()
         plugin.state = LOADED
         self._settings.remember(plugin.module, changes, plugin.describe())
-        registered = self._attribution.registered_by(self._origins, plugin.module, source,
-                                                     self._plugin_sources.get(plugin.name))
-        if imported_before:  # what it registered then cannot be told (a helper module's assignments are nobody's):
-            return  # nothing is recorded, and the next process imports it under the catalog and records it
-        self._entries.record(plugin, registered, self._declared_need)
+        if imported_before or plugin.incomplete:  # what it registered then, or elsewhere, cannot be told (a helper
+            return  # module's assignments are nobody's): nothing is recorded; the next process imports it again
+        self._entries.record(plugin, self._attribution.registered_by(
+            self._origins, plugin.module, source, self._plugin_sources.get(plugin.name)), self._declared_need)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{kind}={len(self._origins[kind])}" for kind in KINDS)

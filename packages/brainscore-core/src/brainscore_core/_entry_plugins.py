@@ -5,26 +5,56 @@ nothing is imported) with its record in the cached plugin index (:mod:`brainscor
 of them must be imported to answer for an identifier: those whose record lists it, and those without a valid record
 (nobody can tell what they register without importing them). The catalog (:mod:`brainscore_core._catalog`) imports
 them and hands back what each registered, which is recorded for the next process.
+
+What a catalog records for a plugin must be all the plugin registers in the group. The plugin's assignments go to the
+registries its module imports (a domain package's own), which need not be those of the catalog importing it (a second
+``Domain`` of the same group): :func:`importing` and :func:`note_registration` tell, per thread, when a registration
+made while one catalog imports a plugin reaches another catalog of the group, and then nothing is recorded for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import pluggy
 
 from brainscore_core._distributions import identity
-from brainscore_core._plugin_index import IndexRecord, PluginIndex, plugin_stamp
+from brainscore_core._plugin_index import IndexRecord, PluginIndex, module_file, plugin_stamp
 from brainscore_core._plugin_info import PluginInfo
 from brainscore_core.config import AUTOLOAD_ENV
 from brainscore_core.errors import DuplicateIdentifierError, InvalidPluginError, PluginLoadError
 from brainscore_core.hookspecs import HOOK_KINDS
 
 __all__ = ["FAILED", "LOADED", "LOADING", "UNLOADED", "Attribution", "EntryPlugin", "EntryPlugins", "Source",
-           "collect_hooks"]
+           "collect_hooks", "importing", "note_registration"]
 
 UNLOADED, LOADING, LOADED, FAILED = "unloaded", "loading", "loaded", "failed"
+_IMPORTS = threading.local()  # .stack: (catalog, group, EntryPlugin) of the imports under way in this thread
+
+
+@contextlib.contextmanager
+def importing(catalog: object, group: str, plugin: EntryPlugin) -> Iterator[None]:
+    """While ``catalog`` imports ``plugin`` of ``group`` in this thread (see :func:`note_registration`)."""
+    stack = _IMPORTS.__dict__.setdefault("stack", [])
+    stack.append((catalog, group, plugin))
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def note_registration(catalog: object, group: str) -> None:
+    """A registration reached ``catalog`` of ``group``: when another catalog of the same group is importing a plugin
+    in this thread (innermost import), that plugin registers where its importer does not see it, and is marked
+    :attr:`EntryPlugin.incomplete` (its importer records nothing for it)."""
+    stack = getattr(_IMPORTS, "stack", None)
+    if stack:
+        importer, importer_group, plugin = stack[-1]
+        if importer is not catalog and importer_group == group:
+            plugin.incomplete = True
 
 
 class Source:
@@ -115,6 +145,9 @@ class EntryPlugin:
     distribution, version : str or None
     load : callable
         Imports the module and returns the plugin object.
+    location : str or None
+        Where it is installed: its module's file (:func:`~brainscore_core._plugin_index.module_file`); None when it
+        cannot be found without importing.
     stamp : str or None
         :func:`~brainscore_core._plugin_index.plugin_stamp` of its files now.
     record : IndexRecord or None
@@ -122,15 +155,20 @@ class EntryPlugin:
     state : str
         ``'unloaded'``, ``'loading'``, ``'loaded'`` or ``'failed'`` (then ``error`` holds why: raised again when it
         is needed again).
+    incomplete : bool
+        Whether some of what it registered went to another catalog of the group while it was imported
+        (:func:`note_registration`).
     """
 
-    __slots__ = ("distribution", "error", "key", "load", "module", "name", "record", "stamp", "state", "target",
-                 "version")
+    __slots__ = ("distribution", "error", "incomplete", "key", "load", "location", "module", "name", "record", "stamp",
+                 "state", "target", "version")
 
     def __init__(self, *, key: str, name: str, target: str, module: str, distribution: str | None,
-                 version: str | None, load: Callable[[], object], stamp: str | None, record: IndexRecord | None):
+                 version: str | None, load: Callable[[], object], stamp: str | None, record: IndexRecord | None,
+                 location: str | None = None):
         self.key, self.name, self.target, self.module, self.load = key, name, target, module, load
         self.distribution, self.version, self.stamp, self.record = distribution, version, stamp, record
+        self.location, self.incomplete = location, False
         self.state = UNLOADED
         self.error: BaseException | None = None
 
@@ -177,10 +215,13 @@ class EntryPlugins:
         for point, (distribution, version) in sorted(((point, identity(point.dist)) for point in points),
                                                      key=lambda item: (item[1][0] or "", item[0].name)):
             key = f"{distribution}=={version}:{point.name}={point.value}"
-            stamp = plugin_stamp(point.module)
+            found = module_file(point.module)
+            location = str(found.absolute()) if found is not None else None
+            stamp = plugin_stamp(point.module, found)
             self.plugins.append(EntryPlugin(key=key, name=f"{distribution}:{point.name}", target=point.value,
                                             module=point.module, distribution=distribution, version=version,
-                                            load=point.load, stamp=stamp, record=self.index.valid(key, stamp)))
+                                            load=point.load, stamp=stamp, location=location,
+                                            record=self.index.valid(key, location, stamp)))
 
     def needed_for(self, kind: str, identifier: str) -> list[EntryPlugin]:
         """The plugins to import before ``identifier`` of ``kind`` can be answered for (see
@@ -212,13 +253,21 @@ class EntryPlugins:
         and, through the index file, the next)."""
         needs = {kind: {identifier: need for identifier in found if (need := need_of(kind, identifier)) is not None}
                  for kind, found in identifiers.items()}
-        self.index.put(plugin.key, plugin.stamp, identifiers, needs)
+        self.index.put(plugin.key, plugin.location, plugin.stamp, identifiers, needs)
         if plugin.stamp is not None:
-            plugin.record = self.index.valid(plugin.key, plugin.stamp)
+            plugin.record = self.index.valid(plugin.key, plugin.location, plugin.stamp)
+
+    def importing(self, catalog: object, plugin: EntryPlugin) -> contextlib.AbstractContextManager[None]:
+        """While ``catalog`` imports ``plugin`` (:func:`importing`)."""
+        return importing(catalog, self.group, plugin)
+
+    def note_registration(self, catalog: object) -> None:
+        """A registration reached ``catalog`` (:func:`note_registration`)."""
+        note_registration(catalog, self.group)
 
     def save(self) -> None:
-        """Write the index (records of the entry points installed now) if it changed."""
-        self.index.save(plugin.key for plugin in self.plugins)
+        """Add what was recorded since the last save to the index file."""
+        self.index.save()
 
     def __iter__(self) -> Iterator[EntryPlugin]:
         return iter(self.plugins)

@@ -30,6 +30,8 @@ __all__ = ["IndexRecord", "PluginIndex", "module_file", "plugin_stamp"]
 
 _logger = logging.getLogger(__name__)
 _MAX_STAMPED_FILES = 5000  # a plugin folder larger than this is stamped by its module file alone
+_LOCK_SECONDS = 10.0  # how long a writer waits for another to finish writing the index
+INDEX_FORMAT = 2  # 2: records keyed by entry point, then by install location
 
 
 def module_file(module: str) -> Path | None:
@@ -68,11 +70,12 @@ def _python_files(folder: Path, recursive: bool) -> Iterable[Path]:
         yield from (Path(root) / name for name in files if name.endswith(".py"))
 
 
-def plugin_stamp(module: str) -> str | None:
+def plugin_stamp(module: str, found: Path | None = None) -> str | None:
     """A digest of the size and modification time of the Python files of ``module``'s package folder (recursively),
     of the files beside it when it is a module of a package, or of its own file when it is a top-level module (in
-    site-packages, its neighbours are other distributions); None when its file cannot be found."""
-    found = module_file(module)
+    site-packages, its neighbours are other distributions); None when its file cannot be found. ``found``: its file,
+    when the caller has looked it up already (:func:`module_file`)."""
+    found = found or module_file(module)
     if found is None:
         return None
     package = found.name == "__init__.py"
@@ -105,9 +108,31 @@ class IndexRecord:
     identifiers: Mapping[str, Mapping[str, str]]
     needs: Mapping[str, Mapping[str, str]]
 
+    def as_json(self) -> dict:
+        return {"stamp": self.stamp, "identifiers": {kind: dict(found) for kind, found in self.identifiers.items()},
+                "needs": {kind: dict(found) for kind, found in self.needs.items()}}
+
+
+def _parse(content: object) -> dict[tuple[str, str], IndexRecord]:
+    """The records of an index file's content, by (entry-point key, location); a damaged record, or a file of an
+    earlier format (records without their location), is left out (its plugins are imported again)."""
+    records: dict[tuple[str, str], IndexRecord] = {}
+    if not isinstance(content, dict) or content.get("format") != INDEX_FORMAT or not isinstance(
+            content.get("records"), dict):
+        return records
+    for key, installs in content["records"].items():
+        try:
+            for location, value in dict(installs).items():
+                identifiers, needs = ({str(kind): {str(i): str(m) for i, m in dict(found).items()}
+                                       for kind, found in dict(value[field]).items()} for field in ("identifiers", "needs"))
+                records[(str(key), str(location))] = IndexRecord(str(value["stamp"]), identifiers, needs)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return records
+
 
 class PluginIndex:
-    """The index file of one entry-point group: entry-point key -> :class:`IndexRecord`.
+    """The index file of one entry-point group: (entry-point key, location) -> :class:`IndexRecord`.
 
     Parameters
     ----------
@@ -117,8 +142,8 @@ class PluginIndex:
 
     def __init__(self, group: str):
         self.group = group
-        self.records: dict[str, IndexRecord] = {}
-        self._dirty = False
+        self.records: dict[tuple[str, str], IndexRecord] = {}
+        self._changed: set[tuple[str, str]] = set()
 
     @property
     def path(self) -> Path:
@@ -126,55 +151,55 @@ class PluginIndex:
 
         return brainscore_home() / "plugin-index" / f"{self.group}.json"
 
-    def load(self) -> None:
-        """Read the file (a missing or damaged one is an empty index)."""
+    def _read(self, path: Path) -> dict[tuple[str, str], IndexRecord]:
         from brainio.records import read_record
 
-        self.records, self._dirty = {}, False
         try:
-            content = read_record(self.path, "plugin index")
+            return _parse(read_record(path, "plugin index"))
         except OSError:
-            content = None
-        if not isinstance(content, dict):
-            return
-        for key, value in content.items():
-            try:
-                identifiers, needs = ({str(kind): {str(i): str(m) for i, m in dict(found).items()}
-                                       for kind, found in dict(value[field]).items()} for field in ("identifiers", "needs"))
-                self.records[str(key)] = IndexRecord(str(value["stamp"]), identifiers, needs)
-            except (KeyError, TypeError, ValueError):  # damaged, or written before needs were recorded: imported again
-                continue
+            return {}
 
-    def valid(self, key: str, stamp: str | None) -> IndexRecord | None:
-        """The record of ``key`` when its stamp is ``stamp`` (None for a stale or missing record, or no stamp)."""
-        record = self.records.get(key)
+    def load(self) -> None:
+        """Read the file (a missing or damaged one is an empty index)."""
+        self.records, self._changed = self._read(self.path), set()
+
+    def valid(self, key: str, location: str | None, stamp: str | None) -> IndexRecord | None:
+        """The record of ``key`` installed at ``location`` when its stamp is ``stamp`` (None for a stale or missing
+        record, or no location or stamp)."""
+        record = self.records.get((key, location)) if location is not None else None
         return record if record is not None and stamp is not None and record.stamp == stamp else None
 
-    def put(self, key: str, stamp: str | None, identifiers: Mapping[str, Mapping[str, str]],
+    def put(self, key: str, location: str | None, stamp: str | None, identifiers: Mapping[str, Mapping[str, str]],
             needs: Mapping[str, Mapping[str, str]]) -> None:
-        """Record what the plugin ``key`` registered and the data each needs (nothing when its files cannot be
-        stamped)."""
-        if stamp is None:
+        """Record what the plugin ``key`` installed at ``location`` registered and the data each needs (nothing when
+        its files cannot be found or stamped)."""
+        if stamp is None or location is None:
             return
         record = IndexRecord(stamp, {kind: dict(found) for kind, found in identifiers.items() if found},
                              {kind: dict(found) for kind, found in needs.items() if found})
-        if self.records.get(key) != record:
-            self.records[key] = record
-            self._dirty = True
+        if self.records.get((key, location)) != record:
+            self.records[(key, location)] = record
+            self._changed.add((key, location))
 
-    def save(self, keep: Iterable[str]) -> None:
-        """Write the records of the entry points ``keep`` (those installed now) when something changed; a home that
-        cannot be written is left as it is (the next process imports the plugins again)."""
-        keep = set(keep)
-        if not self._dirty and set(self.records) <= keep:
+    def save(self) -> None:
+        """Add the records put since the last load or save to the file as it is on disk now, under its write lock
+        (other processes, other installs of the same version included, keep theirs; a record whose location no longer
+        exists is dropped), written atomically. A home that cannot be written, or a lock held for longer than
+        ``_LOCK_SECONDS``, leaves the file as it is (the next process imports those plugins again)."""
+        if not self._changed:
             return
+        from brainio.files import target_lock
         from brainio.records import write_record
 
-        content = {key: {"stamp": record.stamp, "identifiers": {k: dict(v) for k, v in record.identifiers.items()},
-                         "needs": {k: dict(v) for k, v in record.needs.items()}}
-                   for key, record in sorted(self.records.items()) if key in keep}
+        path = self.path
         try:
-            write_record(self.path, content)
-            self._dirty = False
-        except OSError as error:
-            _logger.debug("plugin index %s not written: %s", self.path, error)
+            with target_lock(path, timeout=_LOCK_SECONDS):
+                merged = {entry: record for entry, record in self._read(path).items() if os.path.exists(entry[1])}
+                merged.update({entry: self.records[entry] for entry in self._changed})
+                content: dict[str, dict[str, dict]] = {}
+                for (key, location), record in sorted(merged.items()):
+                    content.setdefault(key, {})[location] = record.as_json()
+                write_record(path, {"format": INDEX_FORMAT, "records": content})
+            self._changed = set()
+        except OSError as error:  # filelock's Timeout is a TimeoutError
+            _logger.debug("plugin index %s not written: %s", path, error)
