@@ -6,12 +6,20 @@ time a plugin is imported (the first process that needs it after it was installe
 registered are recorded in ``$BRAINSCORE_HOME/plugin-index/<group>.json``; later processes read them there and import
 a plugin only when one of its identifiers is asked for.
 
-A record is used only while its plugin is unchanged: it is keyed by distribution, version and entry point, and holds
-a stamp (size and modification time) of the Python files of the plugin's package folder (for a plugin that is a
-module of a package, the files beside it; for a top-level module, its own file). Editing or reinstalling a plugin makes its record stale, and the plugin is imported
-again on the next lookup. The file is a brainio record (JSON with its own digest): a damaged one is ignored and
-rebuilt. Nothing is imported to compute a stamp: the module's file is found through the top-level package's spec and
-the file system.
+A record is used only by the install it describes, and only while its plugin is unchanged: it is keyed by
+distribution, version and entry point, then by the plugin module's file (several installs of one version, from
+different virtual environments or git worktrees, share one home: each has its own records), and holds a stamp (size
+and modification time) of the Python files of the plugin's package folder (for a plugin that is a module of a
+package, the files beside it; for a top-level module, its own file). Editing or reinstalling a plugin makes its
+record stale, and the plugin is imported again on the next lookup. Nothing is imported to compute a stamp: the
+module's file is found through the top-level package's spec and the file system.
+
+The file is a brainio record (JSON with its own digest): a damaged one, or one of an earlier format, is ignored and
+rebuilt. A process adds the records it made to the file as it is on disk when it writes, under the file's write lock
+(:func:`brainio.files.target_lock`), and replaces it atomically: concurrent processes and other installs keep their
+records; a record whose module file no longer exists is dropped then. Nothing is recorded for a plugin whose
+registrations this process cannot have seen in full (imported before the catalog asked, or registering into another
+catalog of its group: :mod:`brainscore_core._entry_plugins`).
 """
 
 from __future__ import annotations
