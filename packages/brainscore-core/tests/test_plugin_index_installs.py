@@ -127,3 +127,34 @@ def test_a_catalog_its_plugins_do_not_register_into_records_nothing(installs, tm
     """)
     assert _run(site, home) == {**EXPECTED[site.name], "imported": True}
     assert _run(site, home) == {**EXPECTED[site.name], "imported": False}
+
+
+def test_a_writer_keeps_what_others_wrote_since_it_read_and_drops_records_whose_file_is_gone(tmp_path, monkeypatch):
+    from brainscore_core._plugin_index import PluginIndex
+
+    monkeypatch.setenv("BRAINSCORE_HOME", str(tmp_path / "home"))
+    here, gone, late = (tmp_path / f"{name}.py" for name in ("here", "gone", "late"))
+    for path in (here, gone, late):
+        path.write_text("")
+    key = "same-dist==1.0:plug=plug_same"
+    slow = PluginIndex("g")
+    slow.load()  # reads the empty index before the others write
+    quick = PluginIndex("g")
+    quick.load()
+    quick.put(key, str(here), "stamp-here", {"model": {"h": "plug_same"}}, {})
+    quick.put(key, str(gone), "stamp-gone", {"model": {"g": "plug_same"}}, {})
+    quick.save()
+    gone.unlink()  # that install was removed
+    slow.put(key, str(late), "stamp-late", {"model": {"l": "plug_same"}}, {"model": {"l": "local:x"}})
+    slow.save()
+    reader = PluginIndex("g")
+    reader.load()
+    assert {location: record.identifiers for (_, location), record in reader.records.items()} == {
+        str(here): {"model": {"h": "plug_same"}}, str(late): {"model": {"l": "plug_same"}}}
+    assert reader.valid(key, str(late), "stamp-late").needs == {"model": {"l": "local:x"}}
+    assert reader.valid(key, str(here), "stamp-late") is None  # a stale stamp
+    from brainio.records import write_record
+
+    write_record(reader.path, {key: {"stamp": "stamp-here", "identifiers": {"model": {"h": "plug_same"}}, "needs": {}}})
+    reader.load()
+    assert reader.records == {}  # an index of the earlier format (no locations) is not read: imported again
