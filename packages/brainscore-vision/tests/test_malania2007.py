@@ -110,3 +110,27 @@ def test_words_as_the_independent_variable_fail_as_brainscores_do(stand_ins, mon
     benchmark = brainscore_vision.load_benchmark("Malania2007.short4-threshold_elevation")
     with pytest.raises(InputTypeError, match="'image_label' holds values that are not numbers"):
         benchmark(StandInModel(2.986667, answer))
+
+
+def test_the_family_fits_a_psychometric_function_once_per_content(stand_ins, monkeypatch):
+    """The acuity benchmark fits the ``vernier_only`` responses each elevation benchmark fitted for its baseline: with
+    the family's memory (``PSYCHOMETRIC_FITS``) those fits are not run again and the scores are, bit for bit, those
+    of the benchmarks without it. The stand-in model answers ``vernier_only`` the same whatever it was fitted on, so
+    the acuity benchmark's nine baseline fits are one content, fitted by the elevation benchmark already."""
+    from brainscore_metrics.behavior import threshold
+    from brainscore_metrics.behavior.psychometric_memo import PsychometricFits
+
+    grids = []
+    original = threshold._grid
+    monkeypatch.setattr(threshold, "_grid", lambda *args: grids.append(1) or original(*args))
+
+    def family():
+        elevation = brainscore_vision.load_benchmark("Malania2007.short2-threshold_elevation")
+        acuity = brainscore_vision.load_benchmark("Malania2007.vernieracuity-threshold")
+        return float(elevation(_model(True))), float(acuity(_model(True)))
+
+    monkeypatch.setattr(malania, "PSYCHOMETRIC_FITS", None)  # nothing remembered
+    unremembered = family()
+    assert len(grids) == 2 + 9
+    monkeypatch.setattr(malania, "PSYCHOMETRIC_FITS", PsychometricFits())
+    assert family() == unremembered and len(grids) == 2 + 9 + 2

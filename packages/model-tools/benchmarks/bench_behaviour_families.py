@@ -13,11 +13,14 @@ the images) and the model ``randomnet`` at ``--image-size`` pixels (readout ``bl
 * **cold**: scoring every benchmark of the family, wall clock; the images the model's forward passes saw are counted
   and compared with the distinct inputs (image content x microsaccade shift);
   the time inside the forward passes, the readouts' logistic-regression fits and the psychometric fits is summed;
+* **fits run**: the logistic-regression readouts fitted and the psychometric grid searches run (what the in-process
+  memories of fitted readouts and psychometric fits, issue 38, leave to do; ``--no-memo`` turns both off: the cost
+  before them, in the same run of the script's code);
 * **floor**: the same network's forward passes alone (``model(batch)``, batches of 64 random inputs of the same shape)
   over as many inputs as were distinct, median of 3.
 
 Run: ``python packages/model-tools/benchmarks/bench_behaviour_families.py [--family malania ferguson]
-[--image-size 64]`` (prints JSON; the load average is recorded before and after: the machine is shared).
+[--image-size 64] [--no-memo]`` (prints JSON; the load average is recorded before and after: the machine is shared).
 """
 
 from __future__ import annotations
@@ -87,13 +90,14 @@ def _instrument(record: dict) -> None:
 
     from brainscore_metrics.behavior import threshold
 
-    for owner, name, key in ((sklearn.linear_model.LogisticRegression, "fit", "readout_fits_s"),
-                             (threshold, "fit_psychometric", "psychometric_fits_s")):
+    for owner, name, key in ((sklearn.linear_model.LogisticRegression, "fit", "readout_fits"),
+                             (threshold, "fit_psychometric", "psychometric_fits"),
+                             (threshold, "_grid", "psychometric_grids")):
         _timed(owner, name, key, record)
 
 
 def _timed(owner, name: str, key: str, record: dict) -> None:
-    """Add the time spent in ``owner.name`` to ``record[key]``."""
+    """Add the time spent in ``owner.name`` to ``record[key + '_s']`` and count its calls in ``record[key]``."""
     original = getattr(owner, name)
 
     def timed(*args, **kwargs):
@@ -101,7 +105,8 @@ def _timed(owner, name: str, key: str, record: dict) -> None:
         try:
             return original(*args, **kwargs)
         finally:
-            record[key] += time.perf_counter() - start
+            record[f"{key}_s"] += time.perf_counter() - start
+            record[key] += 1
 
     setattr(owner, name, timed)
 
@@ -189,8 +194,16 @@ def main() -> None:
     parser.add_argument("--family", nargs="+", default=["malania", "ferguson"], choices=["malania", "ferguson"])
     parser.add_argument("--image-size", type=int, default=64)
     parser.add_argument("--ferguson-training", type=int, default=1920)
+    parser.add_argument("--no-memo", action="store_true",
+                        help="remember no fitted readout and no psychometric fit (the cost without the memories)")
     args = parser.parse_args()
-    results = {"image_size": args.image_size, "load_before": _loadavg(), "families": {}}
+    if args.no_memo:
+        from brainscore_vision.benchmarks.malania2007 import benchmark as malania_module
+        from model_tools.brain_transformation.readout_memo import FITTED_READOUTS
+
+        FITTED_READOUTS.max_readouts = 0
+        malania_module.PSYCHOMETRIC_FITS = None
+    results = {"image_size": args.image_size, "memo": not args.no_memo, "load_before": _loadavg(), "families": {}}
     for family in args.family:
         with tempfile.TemporaryDirectory(prefix=f"bench-{family}-") as home:
             os.environ.update(BRAINSCORE_HOME=f"{home}/home", BRAINIO_HOME=f"{home}/brainio")
@@ -198,7 +211,9 @@ def main() -> None:
             images = Path(home) / "images"
             images.mkdir()
             benchmarks, distinct = malania(images) if family == "malania" else ferguson(images, args.ferguson_training)
-            record = {"forward_s": 0.0, "forward_images": 0, "readout_fits_s": 0.0, "psychometric_fits_s": 0.0}
+            record = {"forward_s": 0.0, "forward_images": 0, "readout_fits_s": 0.0, "readout_fits": 0,
+                      "psychometric_fits_s": 0.0, "psychometric_fits": 0, "psychometric_grids_s": 0.0,
+                      "psychometric_grids": 0}
             _instrument(record)
             model = _model(args.image_size)
             start = time.perf_counter()
@@ -210,6 +225,8 @@ def main() -> None:
                 "cold_s": round(cold, 2), "forward_in_cold_s": round(record["forward_s"], 2),
                 "readout_fits_in_cold_s": round(record["readout_fits_s"], 2),
                 "psychometric_fits_in_cold_s": round(record["psychometric_fits_s"], 2),
+                "readout_fits_run": record["readout_fits"], "psychometric_fit_calls": record["psychometric_fits"],
+                "psychometric_grids_run": record["psychometric_grids"],
                 "floor_s": round(bare, 2), "cold_over_floor": round(cold / bare, 2), "scores": scores}
     results["load_after"] = _loadavg()
     print(json.dumps(results, indent=1))

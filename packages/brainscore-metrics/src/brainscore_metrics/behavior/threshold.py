@@ -25,6 +25,7 @@ from scipy.special import ndtr, ndtri
 
 from brainscore_core.metrics import Metric, Score
 from brainscore_metrics.backend import compute_plan
+from brainscore_metrics.behavior.psychometric_memo import fits_key, remembered_fits
 from brainscore_metrics.errors import InputTypeError
 from brainscore_metrics.validation import (
     check_input_type,
@@ -95,17 +96,29 @@ def fit_psychometric(x: np.ndarray, y: np.ndarray, alpha_values: np.ndarray | No
     params : (alpha, beta, lapse) or None when every fit failed
     r2 : float
         Coefficient of determination of the best fit on ``y``.
+
+    Inside :func:`~brainscore_metrics.behavior.psychometric_memo.remembering_psychometric_fits`, a fit of the same
+    arrays (dtype, shape and bytes) is answered from that block's memory instead of being run again.
     """
     alpha_values = np.logspace(-3, 1, 50) if alpha_values is None else alpha_values
     beta_values = x if beta_values is None else beta_values
+    memory = remembered_fits()
+    key = fits_key(x, y, alpha_values, beta_values) if memory is not None else None
+    found = memory.get(key) if memory is not None else None
+    if found is not None:  # the same arrays fitted before in this block's memory: the same fit
+        return found
     # a plan on numpy: BLAS on one thread (L-BFGS-B on 3 parameters: BLAS threads only wait for each other, 20x slower)
     with compute_plan("numpy"):
         best, best_value = _grid(x, y, alpha_values, beta_values)
     if best is None:
-        return None, float("nan")
-    residual = np.sum((y - psychometric_cum_gauss(x, *best)) ** 2)
-    total = np.sum((y - np.mean(y)) ** 2)
-    return best, float(1 - residual / total) if total > 0 else float("nan")
+        fit = None, float("nan")
+    else:
+        residual = np.sum((y - psychometric_cum_gauss(x, *best)) ** 2)
+        total = np.sum((y - np.mean(y)) ** 2)
+        fit = best, float(1 - residual / total) if total > 0 else float("nan")
+    if memory is not None:
+        memory.put(key, fit)
+    return fit
 
 
 def _grid(x: np.ndarray, y: np.ndarray, alpha_values: np.ndarray, beta_values: np.ndarray):

@@ -10,6 +10,7 @@ import numpy as np
 from model_tools.activations.packaging import dim_coords
 from model_tools.brain_transformation.imagenet import N_CLASSES, imagenet_synsets
 from model_tools.brain_transformation.label_indices import default_label_indices, label_key
+from model_tools.brain_transformation.readout_memo import FITTED_READOUTS, readout_key
 from model_tools.errors import MissingLabelsError
 
 #: Settings of the reference's probabilities readout (scikit-learn 1.9: l2 is the default penalty, spelled
@@ -56,7 +57,11 @@ class ProbabilitiesMapping:
 
     def fit(self, fitting_stimuli: Any, trials: Mapping[str, Any] | None = None) -> ProbabilitiesMapping:
         """Fit on a StimulusSet with an ``image_label`` (or ``label``) column; ``trials`` as :func:`_features` (each
-        trial of a stimulus is a row with the stimulus's label)."""
+        trial of a stimulus is a row with the stimulus's label).
+
+        A readout fitted on the same content before in this process (same model weights, preprocessing, layer,
+        images, labels and trials) is reused, not fitted again: the same coefficients
+        (:mod:`~model_tools.brain_transformation.readout_memo`)."""
         from sklearn.linear_model import LogisticRegression
         from sklearn.preprocessing import StandardScaler
 
@@ -65,12 +70,19 @@ class ProbabilitiesMapping:
             raise MissingLabelsError(
                 f"fitting stimuli {getattr(fitting_stimuli, 'identifier', None)!r} have no label column "
                 f"(one of {LABEL_COLUMNS}); columns: {list(getattr(fitting_stimuli, 'columns', []))}")
-        features, presentation = _features(self.activations_model, fitting_stimuli, self.layer, trials)
-        label_of = dict(zip(fitting_stimuli["stimulus_id"].values, fitting_stimuli[column].values, strict=True))
-        labels = np.asarray([label_of[stimulus_id] for stimulus_id in presentation["stimulus_id"]])
-        self.scaler_ = StandardScaler().fit(features)
-        self.classifier_ = LogisticRegression(**LOGISTIC_REGRESSION_SETTINGS).fit(
-            self.scaler_.transform(features), labels)
+        key = readout_key(self.activations_model, fitting_stimuli, self.layer, column, trials,
+                          LOGISTIC_REGRESSION_SETTINGS)
+        remembered = FITTED_READOUTS.get(key)
+        if remembered is not None:  # the same content fitted before in this process: the same coefficients
+            self.scaler_, self.classifier_ = remembered
+        else:
+            features, presentation = _features(self.activations_model, fitting_stimuli, self.layer, trials)
+            label_of = dict(zip(fitting_stimuli["stimulus_id"].values, fitting_stimuli[column].values, strict=True))
+            labels = np.asarray([label_of[stimulus_id] for stimulus_id in presentation["stimulus_id"]])
+            self.scaler_ = StandardScaler().fit(features)
+            self.classifier_ = LogisticRegression(**LOGISTIC_REGRESSION_SETTINGS).fit(
+                self.scaler_.transform(features), labels)
+            FITTED_READOUTS.put(key, self.scaler_, self.classifier_)
         self.classes_ = self.classifier_.classes_
         return self
 

@@ -22,6 +22,13 @@ also the answer the model is scored on; when it is not numeric, a model reaching
 fitted and the metric raises (Brain-Score's own fit raises a ``TypeError`` at the same point, ours an
 ``InputTypeError`` naming the coordinate). ``independent_variable=`` chooses another column (e.g.
 ``'vernier_offset_arcsec'``), under a different number than Brain-Score's.
+
+The ten benchmarks repeat work whose answer is fixed by its inputs: the acuity benchmark refits the nine readouts the
+elevation benchmarks fitted (model-tools remembers a fitted readout by content and reuses it) and fits the
+``vernier_only`` responses each elevation benchmark fitted for its baseline. Both kinds of benchmark fit their
+psychometric functions inside :data:`PSYCHOMETRIC_FITS`, a bounded memory of fits by the bytes of their inputs
+(:mod:`brainscore_metrics.behavior.psychometric_memo`), so such a fit runs once per process; the numbers are those of
+a fit run again.
 """
 
 from __future__ import annotations
@@ -30,14 +37,15 @@ import numpy as np
 
 from brainscore_core.benchmarks import BenchmarkBase
 from brainscore_core.metrics import Score
+from brainscore_metrics.behavior.psychometric_memo import PsychometricFits, remembering_psychometric_fits
 from brainscore_vision import load_dataset, load_metric, load_stimulus_set
 from brainscore_vision.benchmark_helpers.screen import place_on_screen
 from brainscore_vision.data.malania2007 import BASELINE_CONDITION, CONDITIONS
 from brainscore_vision.model_interface import BrainModel
 from brainscore_vision.utils import LazyLoad, resolve
 
-__all__ = ["BASELINE_CONDITION", "CONDITIONS", "Malania2007ThresholdElevation", "Malania2007VernierAcuity",
-           "paired_thresholds"]
+__all__ = ["BASELINE_CONDITION", "CONDITIONS", "PSYCHOMETRIC_FITS", "Malania2007ThresholdElevation",
+           "Malania2007VernierAcuity", "paired_thresholds"]
 
 BIBTEX = """@article{malania2007,
   author = {Malania, Maka and Herzog, Michael H. and Westheimer, Gerald},
@@ -52,6 +60,8 @@ FITTING_TRIALS = 2
 THRESHOLD_ACCURACY = 0.75
 INDEPENDENT_VARIABLE = "image_label"  # Brain-Score's choice; see the module docstring
 PARENT = "Malania2007"
+#: Psychometric fits of the family's benchmarks in this process, by content (a fit is a few floats; 128 at most)
+PSYCHOMETRIC_FITS = PsychometricFits()
 
 
 def paired_thresholds(condition_assembly, baseline_assembly) -> tuple[np.ndarray, np.ndarray]:
@@ -128,7 +138,8 @@ class Malania2007ThresholdElevation(BenchmarkBase):
     def __call__(self, candidate: BrainModel) -> Score:
         _fit(candidate, self.condition)
         responses = {condition: _look(candidate, condition) for condition in (BASELINE_CONDITION, self.condition)}
-        raw = self._metric(responses, self._human())
+        with remembering_psychometric_fits(PSYCHOMETRIC_FITS):
+            raw = self._metric(responses, self._human())
         ceiling = self.ceiling
         score = Score(float(raw) / float(ceiling))
         score.attrs.update(raw=raw, ceiling=ceiling, normalization="raw / ceiling", bibtex=self.bibtex)
@@ -165,7 +176,8 @@ class Malania2007VernierAcuity(BenchmarkBase):
         raws, ceiled, errors = [], [], []
         for condition in CONDITIONS:
             _fit(candidate, condition)
-            raw = self._metric(_look(candidate, BASELINE_CONDITION), resolve(self._baselines)[condition])
+            with remembering_psychometric_fits(PSYCHOMETRIC_FITS):
+                raw = self._metric(_look(candidate, BASELINE_CONDITION), resolve(self._baselines)[condition])
             raws.append(float(raw))
             ceiled.append(min(float(raw) / ceiling, 1.0))  # Brain-Score caps each condition at 1
             errors.append(float(raw.attrs.get("error", 0.0)))
