@@ -265,3 +265,62 @@ def test_the_runnable_count_is_read_without_error():
     assert plan_module._runnable_elsewhere() >= 0.0
     assert 0.0 <= plan_module._cpu_pressure() <= 1.0
     assert 1 <= plan_module._idle_cores() <= plan_module._available_cores()
+
+
+def test_this_processs_own_runnable_threads_are_not_counted_as_other_work():
+    """A plan's workers follow the cores other processes keep busy: this process's own runnable threads (a BLAS
+    thread still spinning after a peer library's call, torch's) are subtracted, a busy process elsewhere is not.
+    Before, an alternating benchmark on the quiet 2-core machine saw OpenBLAS's spinning threads of the previous call
+    as other work and ran on one worker (scikit-learn's Ridge 1.5x faster on the large input, 2026-11-28)."""
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from brainscore_metrics.backend import plan as plan_module
+
+    stop = threading.Event()
+
+    def busy() -> None:
+        matrix = np.random.default_rng(0).random((400, 400))
+        with threadpool_limits(1):
+            while not stop.is_set():
+                matrix @ matrix  # releases the GIL: this thread stays runnable
+
+    thread = threading.Thread(target=busy)
+    thread.start()
+    try:
+        time.sleep(0.2)
+        assert max(plan_module._own_runnable() for _ in range(20)) >= 2  # the reading thread and the busy one
+    finally:
+        stop.set()
+        thread.join()
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)
+        assert plan_module._runnable_elsewhere() >= 1.0  # another process's busy thread counts
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "row_view"])
+def test_the_gil_free_ssyrk_gives_scipys_bits(layout):
+    """backend._nogil_blas.ssyrk_upper calls the routine scipy.linalg.blas.ssyrk calls, through ctypes (the GIL is
+    released, so a plan's workers run their Gram blocks together): the same bits as the f2py wrapper, on a C-ordered
+    block and on a column slice of a wider array (its rows strided), the strict lower triangle left as it was."""
+    from scipy.linalg import blas
+
+    from brainscore_metrics.backend._nogil_blas import ssyrk_upper
+
+    wide = np.maximum(np.random.default_rng(3).standard_normal((150, 700), dtype=np.float32), 0)
+    chunk = wide[:, 100:400] if layout == "row_view" else np.ascontiguousarray(wide[:, 100:400])
+    expected = blas.ssyrk(1.0, np.ascontiguousarray(chunk).T, beta=0.0,
+                          c=np.zeros((150, 150), dtype=np.float32, order="F"), trans=1, overwrite_c=1)
+    out = np.full((150, 150), 7.0, dtype=np.float32, order="F")
+    ssyrk_upper(chunk, out)
+    upper = np.triu_indices(150)
+    assert np.array_equal(out[upper], expected[upper])
+    assert np.all(out[np.tril_indices(150, -1)] == 7.0)
+    # and against an independent product: float32 rounding of a 300-term sum
+    np.testing.assert_allclose(out[upper], (chunk.astype(np.float64) @ chunk.T.astype(np.float64))[upper], rtol=1e-5)

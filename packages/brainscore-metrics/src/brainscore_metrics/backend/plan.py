@@ -38,6 +38,7 @@ import contextvars
 import itertools
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -53,6 +54,8 @@ __all__ = ["BLOCK_BYTES", "PRECISIONS", "SMALL_PROBLEM_FLOPS", "ComputePlan", "c
 SMALL_PROBLEM_FLOPS = 2e9
 #: scratch bytes per block of converted or centred values (float64 feature blocks, float64 row blocks)
 BLOCK_BYTES = 16 * 2 ** 20
+#: readings of the runnable count per plan (:func:`_runnable_elsewhere`)
+_RUNNABLE_SAMPLES = 3
 #: accepted ``precision`` values
 PRECISIONS = ("mixed", "float64")
 
@@ -148,12 +151,40 @@ def _available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _runnable_elsewhere() -> float:
-    """Threads that other work keeps runnable now: Linux's count of runnable threads (``/proc/loadavg``, 4th field,
-    which counts the thread reading it), else the 1-minute load average, else 0."""
+def _own_runnable() -> int:
+    """Threads of this process that are runnable now (``/proc/self/task/*/stat``, state ``R``; the reading thread
+    among them), else 1."""
     try:
-        with open("/proc/loadavg") as handle:
-            return max(0.0, float(handle.read().split()[3].split("/")[0]) - 1)
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return 1
+    count = 0
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/stat") as handle:
+                text = handle.read()
+        except OSError:  # the thread ended meanwhile
+            continue
+        count += text[text.rindex(")") + 2:text.rindex(")") + 3] == "R"
+    return max(1, count)
+
+
+def _runnable_elsewhere(samples: int = _RUNNABLE_SAMPLES) -> float:
+    """Threads that other processes keep runnable: Linux's count of runnable threads (``/proc/loadavg``, 4th field)
+    less this process's own (:func:`_own_runnable`: the reading thread, and the BLAS or OpenMP threads of this
+    process that still spin for a moment after their last call, a peer library's or torch's), the least of
+    ``samples`` readings 2 ms apart (a process started for an instant is not a busy core); else the 1-minute load
+    average, else 0."""
+    try:
+        readings = []
+        for sample in range(samples):
+            if sample:
+                time.sleep(0.002)
+            before = _own_runnable()  # and after: a spinning thread that sleeps or wakes meanwhile counts as ours
+            with open("/proc/loadavg") as handle:
+                runnable = float(handle.read().split()[3].split("/")[0])
+            readings.append(max(0.0, runnable - max(before, _own_runnable())))
+        return min(readings)
     except (OSError, IndexError, ValueError):
         pass
     try:
