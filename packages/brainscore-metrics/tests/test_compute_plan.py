@@ -311,8 +311,9 @@ def test_the_gil_free_ssyrk_gives_scipys_bits(layout):
     block and on a column slice of a wider array (its rows strided), the strict lower triangle left as it was."""
     from scipy.linalg import blas
 
-    from brainscore_metrics.backend._nogil_blas import ssyrk_upper
+    from brainscore_metrics.backend._nogil_blas import ssyrk_upper, uses_ctypes
 
+    assert uses_ctypes()  # this SciPy declares ssyrk as expected: the GIL-free path is the one tested here
     wide = np.maximum(np.random.default_rng(3).standard_normal((150, 700), dtype=np.float32), 0)
     chunk = wide[:, 100:400] if layout == "row_view" else np.ascontiguousarray(wide[:, 100:400])
     expected = blas.ssyrk(1.0, np.ascontiguousarray(chunk).T, beta=0.0,

@@ -14,10 +14,11 @@ numbers, without the parallelism.
 from __future__ import annotations
 
 import ctypes
+import re
 
 import numpy as np
 
-__all__ = ["ssyrk_upper"]
+__all__ = ["ssyrk_upper", "uses_ctypes"]
 
 _INT = ctypes.POINTER(ctypes.c_int)
 _FLOAT = ctypes.POINTER(ctypes.c_float)
@@ -25,8 +26,15 @@ _SSYRK_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_char_p, _INT, _IN
                                _FLOAT, ctypes.c_void_p, _INT)
 
 
-def _capsule_pointer(module, name: str) -> int | None:
-    """The address of ``name`` among a Cython module's exported C functions (``__pyx_capi__``), or None."""
+#: the C signature ``scipy.linalg.cython_blas`` declares for ``ssyrk`` (32-bit ints, float32 ``s``): any other (an
+#: ILP64 build, a changed declaration) is not called through ctypes
+_SSYRK_SIGNATURE = re.compile(r"void \(char \*, char \*, int \*, int \*(, [\w]*cython_blas_s \*){2}, int \*"
+                              r"(, [\w]*cython_blas_s \*){2}, int \*\)")
+
+
+def _capsule_pointer(module, name: str, signature: re.Pattern) -> int | None:
+    """The address of ``name`` among a Cython module's exported C functions (``__pyx_capi__``) when its declared
+    signature matches ``signature``, else None."""
     capsule = getattr(module, "__pyx_capi__", {}).get(name)
     if capsule is None:
         return None
@@ -34,14 +42,17 @@ def _capsule_pointer(module, name: str) -> int | None:
     get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
     get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
     get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    return get_pointer(capsule, get_name(capsule)) or None
+    declared = get_name(capsule)
+    if declared is None or signature.fullmatch(declared.decode("ascii", "replace")) is None:
+        return None
+    return get_pointer(capsule, declared) or None
 
 
 def _load_ssyrk():
     try:
         import scipy.linalg.cython_blas as cython_blas
 
-        address = _capsule_pointer(cython_blas, "ssyrk")
+        address = _capsule_pointer(cython_blas, "ssyrk", _SSYRK_SIGNATURE)
     except (ImportError, AttributeError, ValueError):
         return None
     return _SSYRK_TYPE(address) if address else None
@@ -80,3 +91,8 @@ def ssyrk_upper(chunk: np.ndarray, out: np.ndarray) -> np.ndarray:
            ctypes.byref(ctypes.c_float(1.0)), chunk.ctypes.data, ctypes.byref(ctypes.c_int(leading)),
            ctypes.byref(ctypes.c_float(0.0)), out.ctypes.data, ctypes.byref(ctypes.c_int(n)))
     return out
+
+
+def uses_ctypes() -> bool:
+    """Whether :func:`ssyrk_upper` calls BLAS without the GIL here (else through SciPy's f2py wrapper)."""
+    return _SSYRK is not None
