@@ -325,3 +325,26 @@ def test_the_gil_free_ssyrk_gives_scipys_bits(layout):
     assert np.all(out[np.tril_indices(150, -1)] == 7.0)
     # and against an independent product: float32 rounding of a 300-term sum
     np.testing.assert_allclose(out[upper], (chunk.astype(np.float64) @ chunk.T.astype(np.float64))[upper], rtol=1e-5)
+
+
+def test_the_gil_free_trsm_and_potrs_give_scipys_bits():
+    """The Cholesky panel's trsm and the tiled solve's potrs (backend._nogil_blas) give the f2py wrappers' bits, and
+    solve the system (checked against numpy.linalg.solve)."""
+    from scipy.linalg import blas, lapack
+
+    from brainscore_metrics.backend._nogil_blas import dpotrs_lower, dtrsm_right_lower_transposed, uses_ctypes
+
+    assert uses_ctypes()
+    rng = np.random.default_rng(5)
+    half = rng.standard_normal((60, 80))
+    a = half @ half.T + 60 * np.eye(60)
+    factor = np.asfortranarray(np.linalg.cholesky(a))
+    panel = np.asfortranarray(rng.standard_normal((45, 60)))
+    expected = blas.dtrsm(1.0, factor, panel.copy(order="F"), side=1, lower=1, trans_a=1)
+    assert np.array_equal(dtrsm_right_lower_transposed(factor, panel.copy(order="F")), expected)
+    np.testing.assert_allclose(expected @ factor.T, panel, rtol=1e-10, atol=1e-10)  # X L' = B
+    b = np.asfortranarray(rng.standard_normal((60, 7)))
+    expected, info = lapack.dpotrs(factor, b.copy(order="F"), lower=1)
+    solution, our_info = dpotrs_lower(factor, b.copy(order="F"))
+    assert (info, our_info) == (0, 0) and np.array_equal(solution, expected)
+    np.testing.assert_allclose(solution, np.linalg.solve(a, b), rtol=1e-10, atol=1e-12)

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-__all__ = ["ssyrk_upper", "uses_ctypes"]
+__all__ = ["dpotrs_lower", "dtrsm_right_lower_transposed", "ssyrk_upper", "uses_ctypes"]
 
 _INT = ctypes.POINTER(ctypes.c_int)
 _FLOAT = ctypes.POINTER(ctypes.c_float)
@@ -48,17 +48,37 @@ def _capsule_pointer(module, name: str, signature: re.Pattern) -> int | None:
     return get_pointer(capsule, declared) or None
 
 
-def _load_ssyrk():
-    try:
-        import scipy.linalg.cython_blas as cython_blas
+_DOUBLE = ctypes.POINTER(ctypes.c_double)
+_DTRSM_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, _INT, _INT,
+                               _DOUBLE, ctypes.c_void_p, _INT, ctypes.c_void_p, _INT)
+_DPOTRS_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p, _INT, _INT, ctypes.c_void_p, _INT, ctypes.c_void_p, _INT, _INT)
+_D = r"[\w]*cython_blas_d \*"
+_DTRSM_SIGNATURE = re.compile(rf"void \(char \*, char \*, char \*, char \*, int \*, int \*, {_D}, {_D}, int \*, "
+                              rf"{_D}, int \*\)")
+_L = r"[\w]*cython_lapack_d \*"
+_DPOTRS_SIGNATURE = re.compile(rf"void \(char \*, int \*, int \*, {_L}, int \*, {_L}, int \*, int \*\)")
 
-        address = _capsule_pointer(cython_blas, "ssyrk", _SSYRK_SIGNATURE)
+
+def _load(module_name: str, name: str, signature: re.Pattern, prototype):
+    """The GIL-free foreign function ``name`` of ``scipy.linalg.<module_name>``, or None."""
+    try:
+        import importlib
+
+        module = importlib.import_module(f"scipy.linalg.{module_name}")
+        address = _capsule_pointer(module, name, signature)
     except (ImportError, AttributeError, ValueError):
         return None
-    return _SSYRK_TYPE(address) if address else None
+    return prototype(address) if address else None
 
 
-_SSYRK = _load_ssyrk()  # a foreign function, set once at import: never changed (no state between calls)
+# foreign functions, set once at import and never changed (no state between calls)
+_SSYRK = _load("cython_blas", "ssyrk", _SSYRK_SIGNATURE, _SSYRK_TYPE)
+_DTRSM = _load("cython_blas", "dtrsm", _DTRSM_SIGNATURE, _DTRSM_TYPE)
+_DPOTRS = _load("cython_lapack", "dpotrs", _DPOTRS_SIGNATURE, _DPOTRS_TYPE)
+
+
+def _int(value: int):
+    return ctypes.byref(ctypes.c_int(value))
 
 
 def ssyrk_upper(chunk: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -93,6 +113,52 @@ def ssyrk_upper(chunk: np.ndarray, out: np.ndarray) -> np.ndarray:
     return out
 
 
+def dtrsm_right_lower_transposed(diagonal: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``b L^-T`` in place of ``b`` (``L``: the lower triangle of ``diagonal``), by BLAS ``dtrsm`` without the GIL:
+    ``scipy.linalg.blas.dtrsm(1.0, diagonal, b, side=1, lower=1, trans_a=1, overwrite_b=1)``, bit for bit.
+
+    Parameters
+    ----------
+    diagonal : ndarray of shape (k, k), float64, Fortran order
+    b : ndarray of shape (m, k), float64, Fortran order (overwritten)
+    """
+    if _DTRSM is None or b.size == 0 or not (diagonal.flags.f_contiguous and b.flags.f_contiguous) or \
+            diagonal.dtype != np.float64 or b.dtype != np.float64:
+        from scipy.linalg import blas
+
+        return blas.dtrsm(1.0, diagonal, b, side=1, lower=1, trans_a=1, overwrite_b=1)
+    m, k = b.shape
+    if diagonal.shape != (k, k):
+        raise ValueError(f"diagonal must be of shape {(k, k)}, got {diagonal.shape}")
+    _DTRSM(b"R", b"L", b"T", b"N", _int(m), _int(k), ctypes.byref(ctypes.c_double(1.0)), diagonal.ctypes.data,
+           _int(max(1, k)), b.ctypes.data, _int(max(1, m)))
+    return b
+
+
+def dpotrs_lower(factor: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+    """Solve ``a x = b`` from the lower Cholesky factor of ``a``, in place of ``b``, by LAPACK ``potrs`` without the
+    GIL: ``scipy.linalg.lapack.dpotrs(factor, b, lower=1, overwrite_b=1)``, bit for bit; ``(x, info)``.
+
+    Parameters
+    ----------
+    factor : ndarray of shape (n, n), float64, Fortran order
+    b : ndarray of shape (n, k), float64, Fortran order (overwritten)
+    """
+    if _DPOTRS is None or b.size == 0 or not (factor.flags.f_contiguous and b.flags.f_contiguous) or \
+            factor.dtype != np.float64 or b.dtype != np.float64:
+        from scipy.linalg import lapack
+
+        return lapack.dpotrs(factor, b, lower=1, overwrite_b=1)
+    n, k = b.shape
+    if factor.shape != (n, n):
+        raise ValueError(f"factor must be of shape {(n, n)}, got {factor.shape}")
+    info = ctypes.c_int(0)
+    _DPOTRS(b"L", _int(n), _int(k), factor.ctypes.data, _int(max(1, n)), b.ctypes.data, _int(max(1, n)),
+            ctypes.byref(info))
+    return b, int(info.value)
+
+
 def uses_ctypes() -> bool:
-    """Whether :func:`ssyrk_upper` calls BLAS without the GIL here (else through SciPy's f2py wrapper)."""
-    return _SSYRK is not None
+    """Whether the functions of this module call BLAS and LAPACK without the GIL here (else through SciPy's f2py
+    wrappers: the same numbers)."""
+    return _SSYRK is not None and _DTRSM is not None and _DPOTRS is not None

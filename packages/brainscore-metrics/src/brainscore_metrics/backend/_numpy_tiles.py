@@ -146,12 +146,12 @@ def cholesky(plan, a: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
 
 
 def _cholesky_panel(factor: np.ndarray, diagonal: np.ndarray, block: slice, row: int) -> None:
-    """``L[rows, block] = A[rows, block] L_bb^-T`` for the rows of one tile (BLAS ``trsm`` from the right)."""
-    from scipy.linalg import blas
+    """``L[rows, block] = A[rows, block] L_bb^-T`` for the rows of one tile (BLAS ``trsm`` from the right, without the
+    GIL: the workers' tiles run together)."""
+    from brainscore_metrics.backend._nogil_blas import dtrsm_right_lower_transposed
 
     rows = slice(row, min(row + TILE_ROWS, factor.shape[0]))
-    factor[rows, block] = blas.dtrsm(1.0, diagonal, np.array(factor[rows, block], order="F"), side=1, lower=1,
-                                     trans_a=1, overwrite_b=1)
+    factor[rows, block] = dtrsm_right_lower_transposed(diagonal, np.array(factor[rows, block], order="F"))
 
 
 def _cholesky_update(factor: np.ndarray, below: np.ndarray, stop: int, column: int) -> None:
@@ -164,13 +164,13 @@ def _cholesky_update(factor: np.ndarray, below: np.ndarray, stop: int, column: i
 def factor_solve(plan, factor: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Solve ``a x = b`` given the lower Cholesky factor of ``a`` (LAPACK ``potrs``), the columns of ``b`` in tiles of
     :data:`SOLVE_COLUMNS` on the plan's workers; ``b`` of shape (n, k)."""
-    from scipy.linalg import lapack
+    from brainscore_metrics.backend._nogil_blas import dpotrs_lower
 
     out = np.empty(b.shape, order="F")
 
-    def solve(column: int) -> None:
+    def solve(column: int) -> None:  # LAPACK without the GIL: the workers' tiles run together
         columns = slice(column, column + SOLVE_COLUMNS)
-        solution, info = lapack.dpotrs(factor, np.array(b[:, columns], order="F"), lower=1)
+        solution, info = dpotrs_lower(factor, np.array(b[:, columns], order="F", dtype=np.float64))
         if info != 0:
             raise np.linalg.LinAlgError(f"potrs info={info}")
         out[:, columns] = solution
