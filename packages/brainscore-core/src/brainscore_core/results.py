@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from brainscore_core._scores_table import ADDED_COLUMNS, COLUMNS, filtered, scores_table
 from brainscore_core._store_integrity import refuse_if_damaged, salvaged_rows
 from brainscore_core.config import brainscore_home, results_url
 from brainscore_core.display import display_url
@@ -25,41 +26,6 @@ __all__ = ["COLUMNS", "ResultStore", "ResultStoreError", "ResultStoreNotFoundErr
            "scores_table"]
 
 SQLITE_BUSY_TIMEOUT_S = 60
-
-_metadata = sa.MetaData()
-scores_table = sa.Table(
-    "scores", _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("model_identifier", sa.String(512), nullable=False, index=True),
-    sa.Column("benchmark_identifier", sa.String(512), nullable=False, index=True),
-    sa.Column("benchmark_version", sa.Integer, nullable=False),
-    sa.Column("benchmark_parent", sa.String(512)),
-    sa.Column("score_raw", sa.Float),
-    sa.Column("score_ceiled", sa.Float),
-    sa.Column("error", sa.Float),
-    sa.Column("ceiling", sa.Float),
-    sa.Column("ceiling_error", sa.Float),
-    sa.Column("comment", sa.Text),
-    sa.Column("layer_map", sa.Text),
-    sa.Column("provenance", sa.Text),
-    sa.Column("attrs", sa.Text),
-    sa.Column("timestamp", sa.DateTime(timezone=True), nullable=False),
-    # added in format 2 (older stores gain them on first write): one scoring path stores timings, versions,
-    # the model's content digest (for resuming grids) and failed pairs
-    sa.Column("status", sa.String(16)),
-    sa.Column("error_type", sa.String(256)),
-    sa.Column("error_message", sa.Text),
-    sa.Column("elapsed_s", sa.Float),
-    sa.Column("model_digest", sa.String(128), index=True),
-    sa.Column("versions", sa.Text),
-    # added in format 3 (issue 40): why a failed pair failed (oom, timeout, deterministic, transient)
-    sa.Column("failure_kind", sa.String(16)),
-)
-#: columns a store created before format 2 (or 3) lacks; added with ALTER TABLE on first write. A store opened read
-#: only is not changed: its missing columns read as None.
-ADDED_COLUMNS = ("status", "error_type", "error_message", "elapsed_s", "model_digest", "versions", "failure_kind")
-COLUMNS: tuple[str, ...] = tuple(column.name for column in scores_table.columns)
-
 
 def default_url() -> str:
     """``$BRAINSCORE_RESULTS_URL``, else ``sqlite:///$BRAINSCORE_HOME/results.sqlite``."""
@@ -78,29 +44,6 @@ def _driver_install(module: str | None) -> str:
 def _store_error(store: ResultStore, action: str, error: BaseException) -> ResultStoreError:
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return ResultStoreError(f"cannot {action} the results store {store!r}: {type(error).__name__}: {first}")
-
-
-def _where(statement: Any, *, model_identifier: str | Sequence[str] | None,
-           benchmark_identifier: str | Sequence[str] | None, benchmark_version: int | None, status: str | None,
-           ids: Sequence[int] | None, present: frozenset[str] = frozenset(COLUMNS)) -> Any:
-    """``statement`` (a select or delete on the scores table) restricted by the filters of :meth:`ResultStore.rows`
-    (``present``: the columns the table has; a store written before format 2 has no status: every row is a score)."""
-    for column, value in (("model_identifier", model_identifier), ("benchmark_identifier", benchmark_identifier)):
-        if isinstance(value, str):
-            statement = statement.where(scores_table.c[column] == value)
-        elif value is not None:
-            statement = statement.where(scores_table.c[column].in_(list(value)))
-    if benchmark_version is not None:
-        statement = statement.where(scores_table.c.benchmark_version == int(benchmark_version))
-    if ids is not None:
-        statement = statement.where(scores_table.c.id.in_([int(identifier) for identifier in ids]))
-    if "status" not in present:
-        return statement if status in (None, "ok") else statement.where(sa.false())
-    if status == "ok":
-        statement = statement.where(sa.or_(scores_table.c.status == "ok", scores_table.c.status.is_(None)))
-    elif status is not None:
-        statement = statement.where(scores_table.c.status == status)
-    return statement
 
 
 class ResultStore:
@@ -203,7 +146,7 @@ class ResultStore:
     @staticmethod
     def _create_table(engine: sa.Engine) -> None:
         try:
-            _metadata.create_all(engine, checkfirst=True)
+            scores_table.metadata.create_all(engine, checkfirst=True)
         except sa.exc.DatabaseError:
             # another process created it between our check and our CREATE: fine if it exists now
             if not sa.inspect(engine).has_table(scores_table.name):
@@ -329,10 +272,10 @@ class ResultStore:
                    "benchmark_version": benchmark_version, "status": status, "ids": ids}
         try:
             if self._damage is not None:  # salvage=True on a damaged file
-                rows = salvaged_rows(self.url, scores_table, lambda query: _where(query, **filters))
+                rows = salvaged_rows(self.url, scores_table, lambda query: filtered(query, **filters))
             else:
                 selected = [column for column in scores_table.columns if column.name in self._present]
-                query = _where(sa.select(*selected).order_by(scores_table.c.id), present=self._present, **filters)
+                query = filtered(sa.select(*selected).order_by(scores_table.c.id), present=self._present, **filters)
                 with engine.connect() as connection:
                     rows = [dict(row._mapping) for row in connection.execute(query)]
             rows = [dict.fromkeys(COLUMNS) | row for row in rows]
@@ -362,7 +305,7 @@ class ResultStore:
         if ids is None and model_identifier is None and benchmark_identifier is None:
             raise ValueError("delete needs ids, model_identifier or benchmark_identifier: refusing to delete "
                              f"every row of {self!r}")
-        statement = _where(sa.delete(scores_table), model_identifier=model_identifier,
+        statement = filtered(sa.delete(scores_table), model_identifier=model_identifier,
                            benchmark_identifier=benchmark_identifier, benchmark_version=None, status=status, ids=ids,
                            present=self._present)
         try:
