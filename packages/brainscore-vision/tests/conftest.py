@@ -4,6 +4,8 @@ registered models."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,13 +16,33 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_RAW_DATA = REPO_ROOT.parent / "shared" / "data"
 
 
+HOME_VARIABLES = ("BRAINIO_HOME", "BRAINSCORE_HOME", "RESULTCACHING_HOME")
+_HOMES_PATCH = pytest.MonkeyPatch()
+_HOMES_KEY = pytest.StashKey[Path]()
+
+
+def pytest_configure(config):
+    """Point the homes at a temporary folder before any test module is imported: collecting the tests imports the
+    registries, which read and write the plugin index under ``$BRAINSCORE_HOME`` (never the user's own)."""
+    homes = Path(tempfile.mkdtemp(prefix="brainscore-vision-tests-"))
+    config.stash[_HOMES_KEY] = homes
+    for name in HOME_VARIABLES:
+        _HOMES_PATCH.setenv(name, str(homes / name.lower()))
+
+
+def pytest_unconfigure(config):
+    _HOMES_PATCH.undo()
+    homes = config.stash.get(_HOMES_KEY, None)
+    if homes is not None:
+        shutil.rmtree(homes, ignore_errors=True)
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _isolated_homes(tmp_path_factory):
-    """Caches, packaged data, ceilings and results go to one temporary folder per test session."""
-    homes = tmp_path_factory.mktemp("homes")
+def _isolated_homes(pytestconfig):
+    """Caches, packaged data, ceilings and results go to one temporary folder per test session (set up before
+    collection by :func:`pytest_configure`, removed at the end)."""
+    homes = pytestconfig.stash[_HOMES_KEY]
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("BRAINIO_HOME", "BRAINSCORE_HOME", "RESULTCACHING_HOME"):
-            patch.setenv(name, str(homes / name.lower()))
         for name in ("BRAINSCORE_RESULTS_URL", "BRAINSCORE_DATA_STORE", "BRAINSCORE_VISION_DATA_SOURCE",
                      "RESULTCACHING_DISABLE"):
             patch.delenv(name, raising=False)

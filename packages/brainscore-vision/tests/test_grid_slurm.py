@@ -11,7 +11,7 @@ pairs as Slurm jobs through dask-jobqueue.
 * a pair whose estimate exceeds its job's memory is refused by the preflight (``--dry-run`` says so first);
 * an unknown partition is one line, exit status 2, in seconds; the core README's Slurm section runs as written.
 
-Models: pixels and randomnet (model-tools), and pixels wrapped by a plugin folder of this test (Brain-Score's style,
+Models: pixels and randomnet (model-tools), and pixels wrapped by a plugin folder (grid_test_models, Brain-Score's style,
 found by the workers through ``BRAINSCORE_PLUGIN_FOLDERS``, which Slurm jobs inherit) so that it sleeps while it looks
 (a job can be cancelled in the middle of it) or allocates memory (a worker goes past its limit). Benchmarks: the
 Coggan 2024 fMRI RDMs (24 images, real recordings).
@@ -30,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from grid_test_models import write_grid_models
 
 import brainscore_vision
 from brainio.skipping import import_or_skip
@@ -41,47 +42,10 @@ BENCHMARKS = [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V4", "I
 MODELS = ["pixels", "randomnet", "pixels-slow"]
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
-PLUGIN = '''
-"""Test models: pixels that sleeps while it looks (pixels-slow), or first allocates memory (pixels-hog-<MB>)."""
-import time
-
-from brainscore_vision import model_registry
-
-
-class _Pixels:
-    def __init__(self, identifier, seconds=0.0, hog_bytes=0):
-        from model_tools.zoo.pixels import pixels
-
-        self._model = pixels()
-        self._identifier, self._seconds, self._hog_bytes = identifier, seconds, hog_bytes
-
-    @property
-    def identifier(self):
-        return self._identifier
-
-    def look_at(self, stimuli, *args, **kwargs):
-        import numpy as np
-
-        hog = np.ones(self._hog_bytes, dtype=np.uint8) if self._hog_bytes else None  # written: resident
-        time.sleep(self._seconds)
-        del hog
-        return self._model.look_at(stimuli, *args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._model, name)
-
-
-model_registry["pixels-slow"] = lambda: _Pixels("pixels-slow", seconds=8)
-model_registry["pixels-hog-1200"] = lambda: _Pixels("pixels-hog-1200", seconds=2, hog_bytes=1200 * 2**20)
-model_registry["pixels-hog-3000"] = lambda: _Pixels("pixels-hog-3000", seconds=2, hog_bytes=3000 * 2**20)
-'''
-
 
 @pytest.fixture(scope="module")
 def plugin_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("slurm_plugins")
-    (folder / "models" / "slurm_test_models").mkdir(parents=True)
-    (folder / "models" / "slurm_test_models" / "__init__.py").write_text(PLUGIN)
+    folder = write_grid_models(tmp_path_factory.mktemp("slurm_plugins"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BRAINSCORE_PLUGIN_FOLDERS", str(folder))  # the jobs inherit this process's environment
         yield folder

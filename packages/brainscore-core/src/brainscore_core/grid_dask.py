@@ -11,6 +11,11 @@ then Slurm's job state) and:
 * anything else (a job cancelled, preempted, at its time limit): the pair runs again on another worker, at most
   ``retries`` times, then it is stored as failed with the kind of its last loss (``transient``, ``timeout``).
 
+Dask hands a worker more tasks than it has threads, so the pairs queued behind the running one come back with its
+death: the grid knows from each pair's ``started`` event (always subscribed) which pairs ran on the dead worker, and
+a pair that had not started there is not blamed: it runs again like any lost pair (``transient``), whatever killed
+the worker.
+
 Before a lost pair is stored as failed, the store is asked whether its attempt stored a row before dying (then it
 counts as stored: no pair is stored twice). When every Slurm job of the grid has ended (the whole allocation
 cancelled) while pairs remain, the grid stops: those pairs are reported as not run and nothing is stored for them, so
@@ -20,6 +25,7 @@ the next run resumes from the store.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -58,6 +64,11 @@ class DaskRun:
         self.retries = retries
         self.earlier: dict[tuple[str, str], dict] = {}  # why a pair runs again (kept in its row's provenance)
         self.deaths: dict[str, tuple[str, str]] = {}  # worker address -> (kind, reason) of its death
+        # worker address -> the pairs that started there and have not finished (their 'started' events, which come
+        # on the client's event loop: guarded by the lock)
+        self.running: dict[str, set[tuple[str, str]]] = {}
+        self._running_lock = threading.Lock()
+        self.ran_when_died: dict[str, frozenset[tuple[str, str]]] = {}  # dead worker -> the pairs running on it
 
     # -- the run ------------------------------------------------------------------------------------------------
     def run(self, pairs: Sequence[tuple[str, str]], keep: Sequence[bool], *, client: Any = None,
@@ -80,9 +91,8 @@ class DaskRun:
         its unstored failure row or None) when ``defer_oom``."""
         from distributed import wait
 
-        topic = new_topic() if self.on_event is not None else None
-        if topic is not None:
-            client.subscribe_topic(topic, lambda event: self._event(event[1]))
+        topic = new_topic()  # always: the 'started' events say which pairs ran on a worker that died
+        client.subscribe_topic(topic, lambda event: self._on_worker_event(event[1]))
         with contextlib.suppress(Exception):  # workers without a nanny have nothing to report
             client.register_plugin(ReportWorkerExit())
         resources = memory_resources(client, self.domain, pairs)
@@ -115,8 +125,7 @@ class DaskRun:
                 if watch.all_jobs_ended(len(futures)):
                     self._abandon(client, futures, watch.reason)
         finally:
-            if topic is not None:
-                client.unsubscribe_topic(topic)
+            client.unsubscribe_topic(topic)
             with contextlib.suppress(Exception):  # a worker that left has nothing to release
                 client.run(release_models)
         return out_of_memory
@@ -131,6 +140,12 @@ class DaskRun:
             result = future.result()
         except KilledWorker as error:
             kind, reason = self._why_lost(client, owned, error.last_worker)
+            if self._only_queued(pair, error.last_worker):  # not its death: it runs again, not counted as a loss
+                address = getattr(error.last_worker, "address", error.last_worker)
+                self._event({"kind": "lost", "model": model, "benchmark": benchmark, "failure_kind": "transient",
+                             "again": True, "reason": f"it had not started on its worker {address}, which died "
+                                                      f"running another pair ({reason})"})
+                return True
             losses[pair] += 1
             if kind == "oom" and defer_oom:
                 out_of_memory.append((pair, reason, None))
@@ -142,14 +157,35 @@ class DaskRun:
             self._store_loss(pair, kind, reason)
             return False
         except Exception as error:  # the task itself raised past its own handling (an unreachable store)
+            self._finished(pair)
             first = str(error).strip().splitlines()
             self._store_loss(pair, "transient", f"{type(error).__name__}: {first[0] if first else ''}")
             return False
+        self._finished(pair)
         if result.get("retry_memory"):
             out_of_memory.append((pair, f"{result['error_type']}: {result['error_message']}", result["row"]))
             return False
         self.record(result)
         return False
+
+    def _only_queued(self, pair: tuple[str, str], worker: Any) -> bool:
+        """Whether ``pair`` was only queued on ``worker`` when it died: other pairs had started there, not this one
+        (False when no pair is known to have started there: then each pair that comes back is blamed)."""
+        address = str(getattr(worker, "address", worker))
+        with self._running_lock:  # what ran on it when it died, kept for every pair that comes back with it
+            there = self.ran_when_died.setdefault(address, frozenset(self.running.pop(address, set())))
+        return bool(there) and pair not in there
+
+    def _finished(self, pair: tuple[str, str]) -> None:
+        with self._running_lock:
+            for pairs in self.running.values():
+                pairs.discard(pair)
+
+    def _on_worker_event(self, event: dict[str, Any]) -> None:
+        if event.get("kind") == "started":
+            with self._running_lock:
+                self.running.setdefault(str(event.get("worker")), set()).add((event.get("model"), event.get("benchmark")))
+        self._event(event)
 
     def _why_lost(self, client: Any, owned: Any, worker: Any) -> tuple[str, str]:
         """Why ``worker`` died, asked once per worker (every pair queued on it comes back with it)."""
