@@ -15,42 +15,15 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
 from brainio import NetCDFReadError, read_netcdf
 from brainio._probe_child import EXIT_ORPHANED, describe_exit, run_probe
 from brainio.skipping import skip_if
-from brainio.testing import assert_processes_end, running_descendants
+from brainio.testing import assert_processes_end, descendants_when_killed
 
 pytestmark = skip_if(not sys.platform.startswith("linux"), "machine", "reads /proc (Linux)")
-
-
-def _wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{what} within {timeout} s")
-
-
-def _kill_caller_mid_probe(tmp_path: Path, caller_code: str) -> list[int]:
-    """Start ``caller_code`` in a process, wait until it has a probe child, kill -9 the caller; returns the pids
-    of its descendants at the moment of the kill."""
-    caller = subprocess.Popen([sys.executable, "-c", caller_code], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        probes = _wait_for(lambda: running_descendants(caller.pid) or caller.poll() is not None, 60,
-                           "the caller started no probe")
-        assert caller.poll() is None, "the caller ended before it was killed"
-        time.sleep(0.3)  # the probe is past its start-up and blocked (or spinning) in the probe code
-    finally:
-        os.kill(caller.pid, signal.SIGKILL)
-        caller.wait()
-    return probes
 
 
 def test_killed_caller_leaves_no_probe_blocked_on_a_named_pipe(tmp_path):
@@ -61,7 +34,7 @@ def test_killed_caller_leaves_no_probe_blocked_on_a_named_pipe(tmp_path):
         netcdf._PROBE = "import h5netcdf; h5netcdf.File('stuck', 'r')"
         netcdf.read_netcdf('a.nc', timeout=600)
     """)
-    probes = _kill_caller_mid_probe(tmp_path, code)
+    probes = descendants_when_killed(tmp_path, code)
     assert_processes_end(probes)
 
 
@@ -72,7 +45,7 @@ def test_killed_caller_leaves_no_spinning_probe(tmp_path):
         netcdf._PROBE = "while True: pass"  # a probe that never returns, as on a damaged file
         netcdf.read_netcdf('a.nc', timeout=600)
     """)
-    probes = _kill_caller_mid_probe(tmp_path, code)
+    probes = descendants_when_killed(tmp_path, code)
     assert_processes_end(probes)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 
@@ -46,14 +45,9 @@ def postgres_server():
     """A real PostgreSQL server on a random free port, a child of this test process
     (:func:`brainscore_core.local_postgres.postgres_server`); yields its base URL
     ``postgresql+psycopg://postgres@127.0.0.1:PORT``; stopped in teardown."""
+    from brainscore_core.local_postgres import postgres_server_or_skip
 
-    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
-
-    with contextlib.ExitStack() as stack:
-        try:
-            url = stack.enter_context(postgres_server())
-        except PostgresUnavailableError as error:
-            skip("service", f"no PostgreSQL server here: {error}")
+    with postgres_server_or_skip() as url:
         yield url
 
 
@@ -61,13 +55,9 @@ def postgres_server():
 def password_postgres():
     """A real PostgreSQL server that requires a password (``scram-sha-256``; a random one per session, so that finding
     it anywhere means it leaked); yields its base URL ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT``."""
-    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
+    from brainscore_core.local_postgres import postgres_server_or_skip
 
-    with contextlib.ExitStack() as stack:
-        try:
-            url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
-        except PostgresUnavailableError as error:
-            skip("service", f"no PostgreSQL server here: {error}")
+    with postgres_server_or_skip(password=f"pw-{os.urandom(12).hex()}") as url:
         yield url
 
 

@@ -13,41 +13,14 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
 from brainio.skipping import skip_if
-from brainio.testing import assert_processes_end, running_descendants
+from brainio.testing import assert_processes_end, descendants_when_killed
 from brainscore_core.children import EXIT_ORPHANED, child_command, describe_exit, run_child, start_child
 
 pytestmark = skip_if(not sys.platform.startswith("linux"), "machine", "reads /proc (Linux)")
-
-
-def _wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{what} within {timeout} s")
-
-
-def _kill_caller_mid_run(tmp_path: Path, caller_code: str) -> list[int]:
-    """Start ``caller_code`` in a process, wait until it has a probe child, kill -9 the caller; returns the pids
-    of its descendants at the moment of the kill."""
-    caller = subprocess.Popen([sys.executable, "-c", caller_code], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        probes = _wait_for(lambda: running_descendants(caller.pid) or caller.poll() is not None, 60,
-                           "the caller started no child")
-        assert caller.poll() is None, "the caller ended before it was killed"
-        time.sleep(0.3)  # the child is past its start-up and spinning
-    finally:
-        os.kill(caller.pid, signal.SIGKILL)
-        caller.wait()
-    return probes
 
 
 def test_watchdog_ends_an_orphan_where_the_death_signal_is_not_used(tmp_path):
@@ -57,7 +30,7 @@ def test_watchdog_ends_an_orphan_where_the_death_signal_is_not_used(tmp_path):
         from brainscore_core.children import child_command
         subprocess.run(child_command(["-c", "while True: pass"], cpu_seconds=600, death_signal=False))
     """)
-    children = _kill_caller_mid_run(tmp_path, code)
+    children = descendants_when_killed(tmp_path, code)
     assert_processes_end(children)
 
 
@@ -66,7 +39,7 @@ def test_killed_caller_leaves_no_spinning_child(tmp_path):
         from brainscore_core.children import run_child
         run_child(["-c", "while True: pass"], timeout=600)
     """)
-    children = _kill_caller_mid_run(tmp_path, code)
+    children = descendants_when_killed(tmp_path, code)
     assert_processes_end(children)
 
 

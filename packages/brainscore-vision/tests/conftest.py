@@ -56,15 +56,9 @@ def postgres_server():
     """A real PostgreSQL server on 127.0.0.1, a child of this test process
     (:func:`brainscore_core.local_postgres.postgres_server`); yields its base URL. Skips without the server binaries
     or psycopg (kind 'service'), or fails when ``BRAINSCORE_REQUIRE_DATA=1`` (CI has both)."""
-    import contextlib
+    from brainscore_core.local_postgres import postgres_server_or_skip
 
-    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
-
-    with contextlib.ExitStack() as stack:
-        try:
-            url = stack.enter_context(postgres_server())
-        except PostgresUnavailableError as error:
-            skip("service", f"no PostgreSQL server here: {error}")
+    with postgres_server_or_skip() as url:
         yield url
 
 
@@ -72,15 +66,9 @@ def postgres_server():
 def password_postgres():
     """A real PostgreSQL server that requires a password (``scram-sha-256``; a random one per session, so that finding
     it anywhere means it leaked); yields its base URL ``postgresql+psycopg://postgres:PASSWORD@127.0.0.1:PORT``."""
-    import contextlib
+    from brainscore_core.local_postgres import postgres_server_or_skip
 
-    from brainscore_core.local_postgres import PostgresUnavailableError, postgres_server
-
-    with contextlib.ExitStack() as stack:
-        try:
-            url = stack.enter_context(postgres_server(password=f"pw-{os.urandom(12).hex()}"))
-        except PostgresUnavailableError as error:
-            skip("service", f"no PostgreSQL server here: {error}")
+    with postgres_server_or_skip(password=f"pw-{os.urandom(12).hex()}") as url:
         yield url
 
 

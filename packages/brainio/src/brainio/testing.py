@@ -18,7 +18,8 @@ import xarray as xr
 
 from .coords import flatten_indexes, walk_coords
 
-__all__ = ["assert_assemblies_equal", "assert_one_error_root", "assert_processes_end", "defined_exceptions", "is_running",
+__all__ = ["assert_assemblies_equal", "assert_one_error_root", "assert_processes_end", "defined_exceptions",
+           "descendants_when_killed", "is_running",
            "local_private_s3_server", "local_s3_server", "running_descendants", "s3_test_environment"]
 
 
@@ -256,3 +257,28 @@ def assert_processes_end(pids: list[int], timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"processes {[pid for pid in pids if is_running(pid)]} still run {timeout:g} s later")
         time.sleep(0.05)
+
+
+def descendants_when_killed(tmp_path: str | os.PathLike, caller_code: str, *, settle_s: float = 0.3) -> list[int]:
+    """Run ``caller_code`` (``python -c``, in ``tmp_path``), wait until it has a child process, ``kill -9`` it after
+    ``settle_s`` more seconds (its child past its start-up); returns the pids of its descendants at that moment, for
+    :func:`assert_processes_end`. Fails when the caller starts no child within 60 s or ends before the kill. Linux
+    only."""
+    import signal
+    import subprocess
+    import sys
+
+    caller = subprocess.Popen([sys.executable, "-c", caller_code], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (children := running_descendants(caller.pid)) and caller.poll() is None:
+            if time.monotonic() > deadline:
+                raise AssertionError("the caller started no child within 60 s")
+            time.sleep(0.05)
+        assert caller.poll() is None, "the caller ended before it was killed"
+        time.sleep(settle_s)
+    finally:
+        os.kill(caller.pid, signal.SIGKILL)
+        caller.wait()
+    return children

@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from brainscore_core.errors import PostgresUnavailableError
 
-__all__ = ["PostgresUnavailableError", "new_database", "postgres_bin", "postgres_server"]
+__all__ = ["PostgresUnavailableError", "new_database", "postgres_bin", "postgres_server", "postgres_server_or_skip"]
 
 _START_TIMEOUT_S = 60
 
@@ -154,6 +154,20 @@ def postgres_server(*, password: str | None = None) -> Iterator[str]:
                 process.kill()
                 process.wait()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_server_or_skip(*, password: str | None = None) -> Iterator[str]:
+    """:func:`postgres_server` for a test fixture: where none can start, the test is skipped (kind ``service``), or
+    fails under ``BRAINSCORE_REQUIRE_DATA=1`` (:func:`brainio.skipping.skip`)."""
+    from brainio.skipping import skip
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(postgres_server(password=password))
+        except PostgresUnavailableError as error:
+            skip("service", f"no PostgreSQL server here: {error}")
+        yield url
 
 
 def new_database(base_url: str) -> str:
