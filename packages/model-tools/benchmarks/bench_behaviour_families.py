@@ -20,7 +20,8 @@ the images) and the model ``randomnet`` at ``--image-size`` pixels (readout ``bl
   over as many inputs as were distinct, median of 3.
 
 Run: ``python packages/model-tools/benchmarks/bench_behaviour_families.py [--family malania ferguson]
-[--image-size 64] [--no-memo]`` (prints JSON; the load average is recorded before and after: the machine is shared).
+[--image-size 64] [--model alexnet-random] [--no-memo]`` (``--model``: a registered model instead of randomnet, at
+its own input size and readout layer) (prints JSON; the load average is recorded before and after: the machine is shared).
 """
 
 from __future__ import annotations
@@ -111,7 +112,13 @@ def _timed(owner, name: str, key: str, record: dict) -> None:
     setattr(owner, name, timed)
 
 
-def _model(image_size: int):
+def _model(name: str, image_size: int):
+    """``randomnet`` at ``image_size`` px (readout ``block5``, 8 degrees), else the registered model ``name`` (its own
+    preprocessing and readout layer)."""
+    if name != "randomnet":
+        import brainscore_vision
+
+        return brainscore_vision.load_model(name)
     from model_tools.activations import ImagePreprocessing, PytorchWrapper
     from model_tools.brain_transformation import ModelCommitment
     from model_tools.zoo.randomnet import build_randomnet
@@ -172,13 +179,15 @@ def ferguson(folder: Path, training: int) -> tuple[list, int]:
     return [module.Ferguson2024ValueDelta(experiment) for experiment in experiments], len(experiments) * (48 + training)
 
 
-def floor(image_size: int, count: int, repeats: int = 3) -> float:
+def floor(model, count: int, repeats: int = 3) -> float:
+    """Seconds of ``model``'s network alone (``network(batch)``) over ``count`` random inputs of its preprocessing's
+    size, batches of 64; median of ``repeats``."""
     import torch
 
-    from model_tools.zoo.randomnet import build_randomnet
-
-    network = build_randomnet()
-    batch = torch.randn(64, 3, image_size, image_size)
+    extractor = model.activations_model
+    network, size = extractor.model, extractor.preprocessing.image_size
+    network.eval()
+    batch = torch.randn(64, 3, size, size)
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -192,7 +201,9 @@ def floor(image_size: int, count: int, repeats: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", nargs="+", default=["malania", "ferguson"], choices=["malania", "ferguson"])
-    parser.add_argument("--image-size", type=int, default=64)
+    parser.add_argument("--image-size", type=int, default=64, help="randomnet's input size")
+    parser.add_argument("--model", default="randomnet",
+                        help="randomnet (built here at --image-size), or a registered model, e.g. alexnet-random")
     parser.add_argument("--ferguson-training", type=int, default=1920)
     parser.add_argument("--no-memo", action="store_true",
                         help="remember no fitted readout and no psychometric fit (the cost without the memories)")
@@ -203,7 +214,7 @@ def main() -> None:
 
         FITTED_READOUTS.max_readouts = 0
         malania_module.PSYCHOMETRIC_FITS = None
-    results = {"image_size": args.image_size, "memo": not args.no_memo, "load_before": _loadavg(), "families": {}}
+    results = {"model": args.model, "memo": not args.no_memo, "load_before": _loadavg(), "families": {}}
     for family in args.family:
         with tempfile.TemporaryDirectory(prefix=f"bench-{family}-") as home:
             os.environ.update(BRAINSCORE_HOME=f"{home}/home", BRAINIO_HOME=f"{home}/brainio")
@@ -215,13 +226,14 @@ def main() -> None:
                       "psychometric_fits_s": 0.0, "psychometric_fits": 0, "psychometric_grids_s": 0.0,
                       "psychometric_grids": 0}
             _instrument(record)
-            model = _model(args.image_size)
+            model = _model(args.model, args.image_size)
             start = time.perf_counter()
             scores = {benchmark.identifier: float(benchmark(model)) for benchmark in benchmarks}
             cold = time.perf_counter() - start
-            bare = floor(args.image_size, distinct)
+            bare = floor(model, distinct)
             results["families"][family] = {
-                "benchmarks": len(benchmarks), "distinct_inputs": distinct, "forward_images": record["forward_images"],
+                "benchmarks": len(benchmarks), "input_px": model.activations_model.preprocessing.image_size,
+                "distinct_inputs": distinct, "forward_images": record["forward_images"],
                 "cold_s": round(cold, 2), "forward_in_cold_s": round(record["forward_s"], 2),
                 "readout_fits_in_cold_s": round(record["readout_fits_s"], 2),
                 "psychometric_fits_in_cold_s": round(record["psychometric_fits_s"], 2),
