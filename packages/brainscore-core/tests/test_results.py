@@ -98,7 +98,7 @@ def test_invalid_input_is_refused(results_url):
 def _write_rows(url, worker, n_rows, barrier):
     store = ResultStore(url)
     store.engine  # noqa: B018 - connect and create the table before the race starts
-    barrier.wait()
+    barrier.wait(timeout=120)  # a partner that failed to open the store fails this one too, not after 240 s
     for index in range(n_rows):
         store.add(Score(index / n_rows), model_identifier=f"worker{worker}", benchmark_identifier="B",
                   benchmark_version=1, provenance={"index": index})
@@ -117,6 +117,38 @@ def test_two_processes_writing_at_once_lose_no_rows(results_url):
     store = ResultStore(results_url)
     assert store.count() == 400
     assert len(store.rows(model_identifier="worker0")) == len(store.rows(model_identifier="worker1")) == 200
+
+
+def test_a_new_store_opened_while_another_process_writes_to_the_file_waits_for_it(tmp_path):
+    """Switching a file to WAL needs it alone, and SQLite says "database is locked" at once (no busy timeout) while
+    another process is inside a write: two grid workers creating one new store together failed so (CI)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    path = tmp_path / "new.sqlite"
+    holder = subprocess.Popen([sys.executable, "-c", f"""
+import sqlite3, sys, time
+connection = sqlite3.connect({str(path)!r}, isolation_level=None)  # a new file: rollback journal
+connection.execute('CREATE TABLE other (x)')
+connection.execute('BEGIN IMMEDIATE')  # inside a write, as another process creating the store
+connection.execute('INSERT INTO other VALUES (1)')
+print('writing', flush=True)
+time.sleep(1.5)
+connection.execute('COMMIT')
+"""], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "writing"
+        store = ResultStore(f"sqlite:///{path}")
+        assert store.count() == 0  # before the fix: ResultStoreError "database is locked" at once
+        store.add(Score(0.5), model_identifier="m", benchmark_identifier="b", benchmark_version=1)
+        store.dispose()
+    finally:
+        holder.wait(timeout=30)
+    assert holder.returncode == 0
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert connection.execute("SELECT COUNT(*) FROM other").fetchone()[0] == 1
 
 
 def test_default_location_and_env_override(monkeypatch, tmp_path, _temporary_homes):

@@ -2,7 +2,8 @@
 
 Configuration, first match wins: the ``url`` argument; env ``BRAINSCORE_RESULTS_URL`` (any SQLAlchemy URL,
 e.g. ``postgresql+psycopg://user@host:5432/db``); the SQLite file ``$BRAINSCORE_HOME/results.sqlite``.
-SQLite runs in WAL mode with a busy timeout, so several processes can write at once without losing rows. A damaged
+SQLite runs in WAL mode with a busy timeout, so several processes can write at once without losing rows (the switch
+to WAL of a new file is tried again while another process writes to it). A damaged
 SQLite file is refused when opened (``PRAGMA quick_check``: :mod:`brainscore_core._store_integrity`).
 """
 
@@ -39,6 +40,29 @@ def _driver_install(module: str | None) -> str:
     if module and module.split(".")[0] in ("psycopg", "psycopg2"):
         return "pip install -c constraints.txt './packages/brainscore-core[postgres]' (from the repository root)"
     return f"pip install {module or 'the driver of this URL'}"
+
+
+def _use_wal(cursor: Any) -> None:
+    """Put the SQLite file in WAL mode (it stays so: a file already in it is left alone). Switching needs the file to
+    itself, and SQLite answers "database is locked" at once, without its busy timeout, while another process writes
+    (two grid workers creating a new store together): tried again until :data:`SQLITE_BUSY_TIMEOUT_S`."""
+    import sqlite3
+    import time
+
+    deadline, pause = time.monotonic() + SQLITE_BUSY_TIMEOUT_S, 0.01
+    while True:
+        try:
+            # an in-memory database answers 'memory'; a file that could not switch, its old mode: try again
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0] in ("wal", "memory") or \
+                    cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0] in ("wal", "memory"):
+                return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError(f"database is locked: still not in WAL mode after {SQLITE_BUSY_TIMEOUT_S} s")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
 
 
 def _store_error(store: ResultStore, action: str, error: BaseException) -> ResultStoreError:
@@ -137,7 +161,7 @@ class ResultStore:
         def _configure(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_S * 1000}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _use_wal(cursor)
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.close()
 
