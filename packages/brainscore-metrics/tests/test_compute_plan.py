@@ -267,6 +267,19 @@ def test_the_runnable_count_is_read_without_error():
     assert 1 <= plan_module._idle_cores() <= plan_module._available_cores()
 
 
+def test_an_idle_reading_ends_the_probe_at_once(monkeypatch):
+    """The least of three readings 2 ms apart is taken; a first reading of 0 (nothing runnable elsewhere) is already
+    the least, so the probe stops there (4 ms of sleeps saved per metric call on an idle machine)."""
+    from brainscore_metrics.backend import plan as plan_module
+
+    sleeps = []
+    monkeypatch.setattr(plan_module.time, "sleep", sleeps.append)
+    monkeypatch.setattr(plan_module, "_own_runnable", lambda: 10 ** 6)  # every runnable thread is this process's
+    assert plan_module._runnable_elsewhere() == 0.0 and sleeps == []
+    monkeypatch.setattr(plan_module, "_own_runnable", lambda: 0)  # the reading thread is runnable: never 0 now
+    assert plan_module._runnable_elsewhere() >= 1.0 and sleeps == [0.002, 0.002]  # all three readings
+
+
 def test_this_processs_own_runnable_threads_are_not_counted_as_other_work():
     """A plan's workers follow the cores other processes keep busy: this process's own runnable threads (a BLAS
     thread still spinning after a peer library's call, torch's) are subtracted, a busy process elsewhere is not.

@@ -47,6 +47,9 @@ def test_varying_columns_equal_numpy_ptp(backend_name):
     assert len(expected) == 28
     for block in (3, 7, 2048):  # blocks that split the columns unevenly, and one block
         np.testing.assert_array_equal(varying_columns(xp, xp.asarray(X), block), expected)
+        # the blocks on a plan's two worker threads (as stimulus_gram maps them): the same columns, in order
+        on_workers = xp.varying_columns(xp.asarray(X), block, ComputePlan(xp, threads=2).map)
+        np.testing.assert_array_equal(on_workers, expected)
     rng = np.random.default_rng(1)
     assert varying_columns(xp, xp.asarray(rng.normal(size=(5, 9)))) is None  # every column varies: no index
     assert len(varying_columns(xp, xp.asarray(X[:1]))) == 0  # one stimulus: nothing varies

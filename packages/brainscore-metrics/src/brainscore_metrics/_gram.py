@@ -96,7 +96,7 @@ def stimulus_gram(plan: ComputePlan, X, *, center: str = "columns", mixed_min_fe
     xp = plan.xp
     n, p = X.shape
     float32 = plan.float32_products(X)
-    kept = varying_columns(xp, X, MIXED_BLOCK) if center in ("columns", "rows") else None
+    kept = xp.varying_columns(X, MIXED_BLOCK, plan.map) if center in ("columns", "rows") else None
     if float32 and (p if kept is None else len(kept)) < mixed_min_features_per_stimulus * n:
         float32 = False
     block = MIXED_BLOCK if float32 else max(1, plan.block_bytes // (8 * max(n, 1)))

@@ -61,12 +61,13 @@ def row_means(X) -> np.ndarray:
 _HEAD_ROWS = 9
 
 
-def varying_columns(X, block: int = 2048) -> np.ndarray | None:
+def varying_columns(X, block: int = 2048, map_blocks=None) -> np.ndarray | None:
     """Positions of the columns of ``X`` that are not constant over its rows, or None when every column varies.
 
     An ndarray: each block of ``block`` columns varies where its column minimum differs from its maximum (two
     vectorised reductions, no scratch of block size). A :class:`RowStack`: each column is compared with its first row
-    (a boolean scratch of n x ``block``). A column holding a NaN counts as varying.
+    (a boolean scratch of n x ``block``). A column holding a NaN counts as varying. ``map_blocks``: how the blocks are
+    mapped (a plan's ``map``, on its worker threads; the reductions release the GIL), default one after the other.
 
     Returns
     -------
@@ -75,11 +76,13 @@ def varying_columns(X, block: int = 2048) -> np.ndarray | None:
     n, p = X.shape
     if n < 2:
         return np.arange(0)
-    varying = np.zeros(p, dtype=bool)
-    for start in range(0, p, block):
+
+    def varies(start: int) -> np.ndarray:
         chunk = X[:, start:start + block]
         if isinstance(X, np.ndarray):  # a NaN makes both NaN: varying
-            varying[start:start + block] = chunk.min(axis=0) != chunk.max(axis=0)
-        else:
-            varying[start:start + block] = np.any(chunk[1:] != chunk[:1], axis=0)
+            return chunk.min(axis=0) != chunk.max(axis=0)
+        return np.any(chunk[1:] != chunk[:1], axis=0)
+
+    starts = range(0, p, block)
+    varying = np.concatenate(list(map_blocks(varies, starts) if map_blocks is not None else map(varies, starts)))
     return None if varying.all() else np.flatnonzero(varying)

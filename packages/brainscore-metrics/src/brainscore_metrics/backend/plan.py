@@ -173,8 +173,8 @@ def _runnable_elsewhere(samples: int = _RUNNABLE_SAMPLES) -> float:
     """Threads that other processes keep runnable: Linux's count of runnable threads (``/proc/loadavg``, 4th field)
     less this process's own (:func:`_own_runnable`: the reading thread, and the BLAS or OpenMP threads of this
     process that still spin for a moment after their last call, a peer library's or torch's), the least of
-    ``samples`` readings 2 ms apart (a process started for an instant is not a busy core); else the 1-minute load
-    average, else 0."""
+    ``samples`` readings 2 ms apart (a process started for an instant is not a busy core; a reading of 0 ends them:
+    an idle machine costs one reading, not 4 ms); else the 1-minute load average, else 0."""
     try:
         readings = []
         for sample in range(samples):
@@ -184,6 +184,8 @@ def _runnable_elsewhere(samples: int = _RUNNABLE_SAMPLES) -> float:
             with open("/proc/loadavg") as handle:
                 runnable = float(handle.read().split()[3].split("/")[0])
             readings.append(max(0.0, runnable - max(before, _own_runnable())))
+            if readings[-1] == 0.0:  # the least it can be: the other readings cannot change the answer
+                break
         return min(readings)
     except (OSError, IndexError, ValueError):
         pass

@@ -291,9 +291,10 @@ def row_means(X):
 _HEAD_ROWS = 9
 
 
-def varying_columns(X, block: int = 2048):
-    """As the numpy backend's: every column compared with its first row, first on :data:`_HEAD_ROWS` rows (most varying
-    columns differ there), then the undecided columns on all rows. Returns an int ndarray or None."""
+def varying_columns(X, block: int = 2048, map_blocks=None):
+    """As the numpy backend's: every column compared with its first row, first on :data:`_HEAD_ROWS` rows (most
+    varying columns differ there), then the undecided columns on all rows (``map_blocks`` unused: one block after the
+    other, torch's kernels use its threads). Returns an int ndarray or None."""
     n, p = X.shape
     if n < 2:
         return np.arange(0)
