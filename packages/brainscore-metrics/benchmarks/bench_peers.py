@@ -191,9 +191,9 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def time_case(ours, peer, repeats: int = 5, slow_seconds: float = 10.0) -> dict:
+def time_case(ours, peer, repeats: int = 5, slow_seconds: float = 10.0, settle: float = 0.0) -> dict:
     """Alternating single calls; each side's median of ``repeats`` calls (3 when its first call exceeded
-    ``slow_seconds``)."""
+    ``slow_seconds``); ``settle`` seconds of sleep before each call (untimed)."""
     times = {"ours": [], "peer": []}
     cpu = {"ours": [], "peer": []}
     loads = []
@@ -205,6 +205,8 @@ def time_case(ours, peer, repeats: int = 5, slow_seconds: float = 10.0) -> dict:
         for side in order:
             if len(times[side]) >= target[side]:
                 continue
+            if settle:
+                time.sleep(settle)
             loads.append(_load())
             start, start_cpu = time.perf_counter(), time.process_time()
             values[side] = (ours if side == "ours" else peer)()
@@ -233,6 +235,8 @@ def main() -> None:
     parser.add_argument("--inputs", nargs="*", default=["real", "large"], choices=["real", "large"])
     parser.add_argument("--cases", nargs="*", default=None)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="seconds of sleep before each call: the previous call's BLAS threads stop spinning")
     parser.add_argument("--out", type=Path, default=None, help="JSON results (written atomically)")
     args = parser.parse_args()
     import warnings
@@ -246,7 +250,8 @@ def main() -> None:
         table = cases(data, name)
         for case in [case for case in args.cases if case in table] if args.cases else table:  # in the order asked
             ours, peer = table[case]
-            result = {"input": name, "case": case, "peer": PEER[case], **time_case(ours, peer, args.repeats)}
+            result = {"input": name, "case": case, "peer": PEER[case], **time_case(ours, peer, args.repeats,
+                                                                                   settle=args.settle)}
             results.append(result)
             print(json.dumps(result), flush=True)
     if args.out:

@@ -108,6 +108,38 @@ def test_the_product_sees_only_the_varying_columns(monkeypatch):
     assert sum(seen) == 98
 
 
+def test_a_few_constant_columns_of_a_large_product_stay_in(monkeypatch):
+    """640 stimuli x 6,000 float32 features (an n x n x p product above SMALL_PROBLEM_FLOPS), 300 of them dead: below
+    GATHER_BREAK_EVEN / n (a fifth), so no column is gathered (the product sees all 6,000, the dead ones centred to
+    exact zeros), and the Gram matrix is the float64 product of the explicitly centred source to float32 accuracy,
+    as the one with the dead columns left out is."""
+    from brainscore_metrics import _gram
+
+    rng = np.random.default_rng(3)
+    X = np.maximum(rng.normal(size=(640, 6000)), 0).astype(np.float32)
+    X[:, rng.choice(6000, size=300, replace=False)] = 0.0
+    assert not _gram._worth_gathering(640, 6000, 5700) and _gram._worth_gathering(640, 6000, 4000)
+    seen = []
+    numpy_backend = get_backend("numpy")
+    original = numpy_backend.stimulus_gram_blocks
+
+    def spy(plan, values, blocks, center, float32):
+        seen.extend(int(np.asarray(values[:, columns]).shape[1]) for columns in blocks)
+        return original(plan, values, blocks, center, float32)
+
+    monkeypatch.setattr(numpy_backend, "stimulus_gram_blocks", spy)
+    kept_in = stimulus_gram(ComputePlan(numpy_backend), X)
+    assert sum(seen) == 6000
+    monkeypatch.setattr(_gram, "GATHER_BREAK_EVEN", 0)  # the dead columns left out, as before the rule
+    left_out = stimulus_gram(ComputePlan(numpy_backend), X)
+    assert sum(seen) == 6000 + 5700
+    Z = X.astype(np.float64) - X.astype(np.float64).mean(axis=0)
+    expected = Z @ Z.T  # float64 reference (numpy)
+    scale = np.abs(expected).max()
+    for gram in (kept_in, left_out):
+        np.testing.assert_allclose(gram, expected, rtol=0, atol=2e-6 * scale)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_row_centred_gram_of_dead_units_equals_the_explicit_product(backend_name, dtype):
     # a constant column is not zero once the rows are centred: its share (c - m_i)(c - m_j) is added in closed form
