@@ -50,6 +50,42 @@ def test_edges_repeat_and_whole_pixel_shifts_move_pixels():
     np.testing.assert_array_equal(moved.numpy(), picture[0, 0, [2, 3, 3, 3]].numpy())
 
 
+def _shifted_by_definition(images: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+    """The module docstring's definition, pixel by pixel in numpy (an independent reading of it): each output pixel
+    reads its four neighbours at ``(x - dx, y - dy)`` rounded to 1/32 pixel with OpenCV's fixed point (edges
+    repeated), weights ``(1 - fy)(1 - fx), (1 - fy) fx, fy (1 - fx), fy fx`` summed in that order in float32."""
+    height, width = images.shape[-2:]
+
+    def sources(offset: float, size: int):
+        fixed = (int(np.rint(-float(np.float32(offset)) * 1024)) + 16 + np.arange(size) * 1024) // 32
+        whole, fraction = fixed // 32, fixed % 32
+        return np.clip(whole, 0, size - 1), np.clip(whole + 1, 0, size - 1), fraction
+
+    rows0, rows1, fy = sources(shift[1], height)
+    columns0, columns1, fx = sources(shift[0], width)
+    fy = (fy.astype(np.float32) / np.float32(32))[:, None]
+    fx = fx.astype(np.float32) / np.float32(32)
+    one = np.float32(1)
+    corners = [images[..., rows0, :][..., columns0], images[..., rows0, :][..., columns1],
+               images[..., rows1, :][..., columns0], images[..., rows1, :][..., columns1]]
+    weights = [(one - fy) * (one - fx), (one - fy) * fx, fy * (one - fx), fy * fx]
+    total = corners[0] * weights[0]
+    for corner, weight in zip(corners[1:], weights[1:], strict=True):
+        total = total + corner * weight
+    return total.astype(np.float32)
+
+
+@pytest.mark.parametrize("shape", [(3, 2, 17, 23), (2, 9, 11), (2, 2, 3, 8, 8)], ids=["4d", "3d", "5d"])
+def test_shifted_images_follow_the_definition_bit_for_bit(shape):
+    """Windows of the edge-padded batch (the fast way) against the definition pixel by pixel: sub-pixel shifts either
+    way, whole pixels, none, and shifts past the image (every source an edge pixel)."""
+    images = np.random.default_rng(sum(shape)).random(shape, dtype=np.float32)
+    for shift in [(0.6067, -1.0019), (-0.3, 0.45), (2.0, -3.0), (0.0, 0.0), (-0.031, 0.0312), (40.5, -37.25),
+                  (-100.0, 100.0), (1e-4, -1e-4)]:
+        moved = shift_images(torch.from_numpy(images), shift).numpy()
+        np.testing.assert_array_equal(moved, _shifted_by_definition(images, shift), err_msg=str(shift))
+
+
 class _Constant(torch.nn.Module):
     """Its output: the mean of each input (a constant image keeps its value under any shift)."""
 
