@@ -134,3 +134,34 @@ def test_two_models_in_one_pair_are_told_apart(counted):
         assert digest.weights_digest(first) != digest.weights_digest(second)
         digest.weights_digest(first)
     assert len(counted) == 2
+
+
+def test_a_benchmark_called_directly_is_one_pair(counted):
+    """``benchmark(model)`` outside ``score()`` (Brain-Score's tutorials' idiom) runs as one pair
+    (``brainscore_core.benchmarks.Benchmark.__init_subclass__``): its steps hash the weights once; each call is its own
+    pair (a change between two calls is seen); a benchmark calling another inside its call shares the pair."""
+    from brainscore_core.benchmarks import Benchmark
+    from brainscore_core.pair_scope import pair_memo
+
+    memos = []
+
+    class ThreeLooks(Benchmark):
+        def __call__(self, model):
+            memos.append(pair_memo())
+            return [digest.weights_digest(model) for _ in range(3)]  # three activations calls' keys
+
+    class Outer(Benchmark):
+        def __call__(self, model):
+            memos.append(pair_memo())
+            return ThreeLooks()(model)
+
+    net = _net()
+    fresh = digest._hash_state(net, net.state_dict())
+    counted.clear()
+    assert ThreeLooks()(net) == [fresh] * 3 and len(counted) == 1
+    with torch.no_grad():
+        net[0].weight.data[0, 0] += 1.0  # through .data: no version bump; the next call is a new pair
+    changed = ThreeLooks()(net)
+    assert len(counted) == 2 and changed[0] != fresh and changed == [changed[0]] * 3
+    assert Outer()(net) == changed and len(counted) == 3 and memos[-1] is memos[-2]  # one pair for both
+    assert memos[0] is not None and memos[0] is not memos[1] and pair_memo() is None  # dropped after each call

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from typing import Any
 from brainscore_core._ceiling_cache import CeilingCache, caching_disabled, data_digest
 from brainscore_core.errors import MemberNotImplementedError
 from brainscore_core.normalization import ceil_score
+from brainscore_core.pair_scope import pair_memo, pair_scope
 from brainscore_core.score import Score
 
 __all__ = ["Benchmark", "BenchmarkBase", "ceil_score", "score_benchmark"]
@@ -42,6 +44,17 @@ class Benchmark:
     parent: str | None = None
     bibtex: str | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``__call__`` scores one pair: called outside any pair (``benchmark(model)`` directly, as
+        Brain-Score's tutorials do), it runs inside its own :func:`~brainscore_core.pair_scope.pair_scope`, as
+        ``score()`` and the grid run it, so its steps share what a pair may remember (model-tools hashes the model's
+        weights once per pair, not once per activations call: AlexNet's 244 MB eighteen times in Malania2007's ten
+        benchmarks before). Inside a pair (``score()``, a benchmark calling another) it joins that pair's memory."""
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and not getattr(call, "_brainscore_one_pair", False):
+            cls.__call__ = _one_pair(call)
+
     def __call__(self, candidate: Any) -> Score:
         """Score ``candidate`` (a domain model, e.g. a ``BrainModel``); returns a ceiled 0-d Score with
         attrs ``raw``, ``ceiling`` and ``error``."""
@@ -66,6 +79,20 @@ class Benchmark:
         """Called by :func:`score_benchmark` before ``__call__``; lets a benchmark prepare the candidate
         (e.g. allocate activation buffers). No-op by default."""
         return None
+
+
+def _one_pair(call: Callable) -> Callable:
+    """``call`` run inside a pair scope of its own unless one is open (:meth:`Benchmark.__init_subclass__`)."""
+
+    @functools.wraps(call)
+    def scored_as_one_pair(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if pair_memo() is not None:
+            return call(self, *args, **kwargs)
+        with pair_scope():
+            return call(self, *args, **kwargs)
+
+    scored_as_one_pair._brainscore_one_pair = True  # type: ignore[attr-defined]
+    return scored_as_one_pair
 
 
 #: marks a ``version`` that was not passed (``None`` is a valid version, as in Brain-Score)
