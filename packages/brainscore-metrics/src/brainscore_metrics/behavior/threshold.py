@@ -65,16 +65,25 @@ def _negative_log_likelihood(params, x, y) -> float:
 def _negative_log_likelihood_and_gradient(params, x, y, gamma: float = 0.5):
     """The negative log likelihood and its gradient in (alpha, beta, lapse): the optimiser needs a few evaluations
     instead of finite differences (same optimum)."""
-    alpha, beta, lapse = params
-    z = alpha * (x - beta)
-    cdf, pdf = ndtr(z), np.exp(-z ** 2 / 2.0) / _SQRT_2PI
-    p = gamma + (1 - gamma - lapse) * cdf
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = -np.sum(y * np.log(p) + (1 - y) * np.log(1 - p))
-        d_p = -(y / p - (1 - y) / (1 - p))
-    gradient = np.array([np.sum(d_p * (1 - gamma - lapse) * pdf * (x - beta)),
-                         np.sum(d_p * -(1 - gamma - lapse) * pdf * alpha),
-                         np.sum(d_p * -cdf)])
+        return _likelihood_and_gradient(params, x, y, 1 - y, gamma)
+
+
+def _likelihood_and_gradient(params, x, y, not_y, gamma: float = 0.5):
+    """:func:`_negative_log_likelihood_and_gradient` with ``not_y = 1 - y`` given, inside the caller's
+    ``np.errstate`` (the grid's: tens of thousands of calls, each common subexpression formed once; the same
+    operations on the same values as the expression written out, so the same bits)."""
+    alpha, beta, lapse = params
+    offset = x - beta
+    z = alpha * offset
+    cdf, pdf = ndtr(z), np.exp(-z ** 2 / 2.0) / _SQRT_2PI
+    scale = 1 - gamma - lapse
+    p = gamma + scale * cdf
+    q = 1 - p
+    value = -(y * np.log(p) + not_y * np.log(q)).sum()
+    d_p = -(y / p - not_y / q)
+    gradient = np.array([(d_p * scale * pdf * offset).sum(), (d_p * -scale * pdf * alpha).sum(),
+                         (d_p * -cdf).sum()])
     return float(value), gradient
 
 
@@ -124,17 +133,19 @@ def fit_psychometric(x: np.ndarray, y: np.ndarray, alpha_values: np.ndarray | No
 def _grid(x: np.ndarray, y: np.ndarray, alpha_values: np.ndarray, beta_values: np.ndarray):
     """The best (alpha, beta, lapse) of one L-BFGS-B fit from each starting point, and its negative log likelihood."""
     best, best_value = None, np.inf
-    for alpha in alpha_values:
-        for beta in beta_values:
-            try:
-                result = minimize(_negative_log_likelihood_and_gradient, np.array([alpha, beta, 1 - np.max(y)]),
-                                  args=(x, y), jac=True, method="L-BFGS-B",
-                                  bounds=((None, None), (None, None), LAPSE_BOUNDS))
-            except RuntimeError:  # a failed start; the others decide
-                continue
-            value = _negative_log_likelihood(result.x, x, y)
-            if value < best_value:
-                best, best_value = tuple(float(v) for v in result.x), value
+    not_y = 1 - y
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for alpha in alpha_values:
+            for beta in beta_values:
+                try:
+                    result = minimize(_likelihood_and_gradient, np.array([alpha, beta, 1 - np.max(y)]),
+                                      args=(x, y, not_y), jac=True, method="L-BFGS-B",
+                                      bounds=((None, None), (None, None), LAPSE_BOUNDS))
+                except RuntimeError:  # a failed start; the others decide
+                    continue
+                value = _negative_log_likelihood(result.x, x, y)
+                if value < best_value:
+                    best, best_value = tuple(float(v) for v in result.x), value
     return best, best_value
 
 
