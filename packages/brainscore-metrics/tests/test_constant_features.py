@@ -90,9 +90,9 @@ def test_gram_without_constant_columns_equals_the_full_product(backend_name, dty
     np.testing.assert_allclose(full, expected, rtol=0, atol=tolerance * np.abs(expected).max())
 
 
-def test_the_product_sees_only_the_varying_columns(monkeypatch):
-    X, _ = dead_unit_source(40, 300, dead=200)
-    seen = []
+def _block_widths(monkeypatch) -> tuple[list[int], object]:
+    """The numpy backend with its Gram product spied on: the list of every block's width it is handed."""
+    seen: list[int] = []
     numpy_backend = get_backend("numpy")
     original = numpy_backend.stimulus_gram_blocks
 
@@ -101,6 +101,12 @@ def test_the_product_sees_only_the_varying_columns(monkeypatch):
         return original(plan, values, blocks, center, float32)
 
     monkeypatch.setattr(numpy_backend, "stimulus_gram_blocks", spy)
+    return seen, numpy_backend
+
+
+def test_the_product_sees_only_the_varying_columns(monkeypatch):
+    X, _ = dead_unit_source(40, 300, dead=200)
+    seen, numpy_backend = _block_widths(monkeypatch)
     stimulus_gram(ComputePlan(numpy_backend), X)
     assert sum(seen) == 98  # 300 - 200 dead - 2 constant at 3.5
     seen.clear()
@@ -119,15 +125,7 @@ def test_a_few_constant_columns_of_a_large_product_stay_in(monkeypatch):
     X = np.maximum(rng.normal(size=(640, 6000)), 0).astype(np.float32)
     X[:, rng.choice(6000, size=300, replace=False)] = 0.0
     assert not _gram._worth_gathering(640, 6000, 5700) and _gram._worth_gathering(640, 6000, 4000)
-    seen = []
-    numpy_backend = get_backend("numpy")
-    original = numpy_backend.stimulus_gram_blocks
-
-    def spy(plan, values, blocks, center, float32):
-        seen.extend(int(np.asarray(values[:, columns]).shape[1]) for columns in blocks)
-        return original(plan, values, blocks, center, float32)
-
-    monkeypatch.setattr(numpy_backend, "stimulus_gram_blocks", spy)
+    seen, numpy_backend = _block_widths(monkeypatch)
     kept_in = stimulus_gram(ComputePlan(numpy_backend), X)
     assert sum(seen) == 6000
     monkeypatch.setattr(_gram, "GATHER_BREAK_EVEN", 0)  # the dead columns left out, as before the rule

@@ -113,6 +113,13 @@ def ssyrk_upper(chunk: np.ndarray, out: np.ndarray) -> np.ndarray:
     return out
 
 
+def _callable(routine, matrix: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``routine`` (a ctypes pointer, or None) takes these float64 Fortran-ordered arrays; else the SciPy
+    wrapper is called (an empty ``b`` too)."""
+    return routine is not None and b.size > 0 and all(
+        array.flags.f_contiguous and array.dtype == np.float64 for array in (matrix, b))
+
+
 def dtrsm_right_lower_transposed(diagonal: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``b L^-T`` in place of ``b`` (``L``: the lower triangle of ``diagonal``), by BLAS ``dtrsm`` without the GIL:
     ``scipy.linalg.blas.dtrsm(1.0, diagonal, b, side=1, lower=1, trans_a=1, overwrite_b=1)``, bit for bit.
@@ -122,8 +129,7 @@ def dtrsm_right_lower_transposed(diagonal: np.ndarray, b: np.ndarray) -> np.ndar
     diagonal : ndarray of shape (k, k), float64, Fortran order
     b : ndarray of shape (m, k), float64, Fortran order (overwritten)
     """
-    if _DTRSM is None or b.size == 0 or not (diagonal.flags.f_contiguous and b.flags.f_contiguous) or \
-            diagonal.dtype != np.float64 or b.dtype != np.float64:
+    if not _callable(_DTRSM, diagonal, b):
         from scipy.linalg import blas
 
         return blas.dtrsm(1.0, diagonal, b, side=1, lower=1, trans_a=1, overwrite_b=1)
@@ -144,8 +150,7 @@ def dpotrs_lower(factor: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
     factor : ndarray of shape (n, n), float64, Fortran order
     b : ndarray of shape (n, k), float64, Fortran order (overwritten)
     """
-    if _DPOTRS is None or b.size == 0 or not (factor.flags.f_contiguous and b.flags.f_contiguous) or \
-            factor.dtype != np.float64 or b.dtype != np.float64:
+    if not _callable(_DPOTRS, factor, b):
         from scipy.linalg import lapack
 
         return lapack.dpotrs(factor, b, lower=1, overwrite_b=1)
