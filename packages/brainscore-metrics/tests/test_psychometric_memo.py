@@ -71,6 +71,7 @@ def test_outside_a_block_nothing_is_remembered(grids):
 
 
 def test_a_failed_fit_is_remembered_too(grids, monkeypatch):
+    monkeypatch.setattr(threshold, "LOCKSTEP_AVAILABLE", False)  # the per-start minimize, which can raise
     monkeypatch.setattr(threshold, "minimize", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no")))
     with remembering_psychometric_fits(PsychometricFits()):
         assert fit_psychometric(X, Y, ALPHAS)[0] is None
