@@ -32,6 +32,7 @@ import os
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -65,7 +66,9 @@ def _images(folder: Path, frame, identifier: str, offsets) -> object:
     for index, (stimulus_id, offset) in enumerate(zip(frame["stimulus_id"], offsets, strict=True)):
         path = folder / f"{stimulus_id}.png"
         if not path.exists():
-            _png(path, int(offset), seed=hash((identifier, index)) % 2 ** 32)
+            # a seed stable across processes (hash() of a str is salted per process: the images, and so the scores,
+            # differed from run to run)
+            _png(path, int(offset), seed=zlib.crc32(f"{identifier}/{index}".encode()))
         paths[stimulus_id] = str(path)
     stimuli = StimulusSet(frame.copy())
     stimuli.stimulus_paths = paths

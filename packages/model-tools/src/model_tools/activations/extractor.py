@@ -20,6 +20,7 @@ from model_tools.activations.microsaccades import Microsaccade, microsaccades
 from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
 from model_tools.activations.rows import RowTarget
+from model_tools.activations.trial_inputs import TrialInputs
 from model_tools.digest import CACHE_FORMAT_VERSION, json_digest, weights_digest
 from model_tools.errors import MicrosaccadeError, MicrosaccadesNotSupportedError, StimulusError
 
@@ -191,7 +192,8 @@ class ActivationsExtractor:
             raise MicrosaccadeError(
                 f"model {self.identifier!r}: microsaccades are sized by the model's visual degrees, which are not set "
                 "(a ModelCommitment sets them; else call set_visual_degrees(degrees) on the activations model)")
-        looks = [self.extract_values(stimuli, layers, microsaccade=trial)
+        inputs = TrialInputs()  # the trials after the first computed one shift its inputs instead of decoding again
+        looks = [self.extract_values(stimuli, layers, microsaccade=trial, trial_inputs=inputs)
                  for trial in microsaccades(number_of_trials, degrees)]
         widths = looks[0][1]
         values = np.stack([look[0] for look in looks], axis=1).reshape(len(stimuli) * number_of_trials, -1)
@@ -229,8 +231,8 @@ class ActivationsExtractor:
         bounds = np.cumsum([0, *widths.values()]).tolist()
         return {layer: values[:, bounds[i]:bounds[i + 1]] for i, layer in enumerate(widths)}
 
-    def extract_values(self, stimuli: Any, layers: Sequence[str], *, microsaccade: Microsaccade | None = None
-                       ) -> tuple[np.ndarray, dict[str, int]]:
+    def extract_values(self, stimuli: Any, layers: Sequence[str], *, microsaccade: Microsaccade | None = None,
+                       trial_inputs: TrialInputs | None = None) -> tuple[np.ndarray, dict[str, int]]:
         """All layers side by side: float32 array of shape (presentation, neuroid) and {layer: n_features}.
 
         Layers asked for twice appear once, in first-occurrence order. With the cache on, layers already
@@ -239,6 +241,8 @@ class ActivationsExtractor:
         copy-on-write memory map of that entry (read when touched, writable, the file never changes);
         otherwise they are copied once into one new array. ``microsaccade`` (default None) shifts every input batch
         as that trial does (:mod:`model_tools.activations.microsaccades`); the cache keeps each shift apart.
+        ``trial_inputs`` (default None): the input batches the trials of one look share
+        (:class:`~model_tools.activations.trial_inputs.TrialInputs`; the same ``stimuli`` on every call).
         """
         stimuli = as_stimuli(stimuli)
         if len(stimuli) == 0:
@@ -248,7 +252,7 @@ class ActivationsExtractor:
         if microsaccade is not None and microsaccade.trial == 0:
             microsaccade = None  # the unshifted image: the same activations as a look without microsaccades
         if not caching_enabled(self.cache):
-            return self._run(stimuli, layers, microsaccade=microsaccade)
+            return self._run(stimuli, layers, microsaccade=microsaccade, trial_inputs=trial_inputs)
         cache = ActivationsCache(self.cache_root)
         model_fields = self._model_fields(stimuli)
         if microsaccade is not None:
@@ -270,7 +274,7 @@ class ActivationsExtractor:
                 computed = [layer for layer in missing if layer not in shared]
                 if computed:
                     self._run(stimuli, computed, cache=cache, base=base, keys=keys, content=content,
-                              microsaccade=microsaccade)
+                              microsaccade=microsaccade, trial_inputs=trial_inputs)
                     located = cache.locate(keys, len(stimuli))
         unreadable = [layer for layer in layers if layer not in located and layer not in shared]
         if unreadable:
@@ -347,7 +351,8 @@ class ActivationsExtractor:
 
     def _run(self, stimuli: Stimuli, layers: list[str], *, cache: ActivationsCache | None = None,
              base: str | None = None, keys: dict[str, str] | None = None, content: RowContent | None = None,
-             microsaccade: Microsaccade | None = None) -> tuple[np.ndarray | None, dict[str, int]]:
+             microsaccade: Microsaccade | None = None, trial_inputs: TrialInputs | None = None
+             ) -> tuple[np.ndarray | None, dict[str, int]]:
         """One pass over ``stimuli`` recording ``layers`` into one array of shape (presentation, neuroid).
 
         The array is allocated once the first batch shows each layer's width (that batch is held as copies
@@ -379,7 +384,10 @@ class ActivationsExtractor:
                     freed_memory_reused(reuse), \
                     (ThreadPoolExecutor(workers) if workers > 0 else contextlib.nullcontext()) as pool, \
                     target.writing():
-                batches = input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
+                def make_batches():
+                    return input_batches(stimuli, self._preprocessor(), self.batch_size, pool, workers, phased=phased)
+
+                batches = make_batches() if trial_inputs is None else trial_inputs.batches(make_batches)
                 for start, stop, batch in progress(batches, total=-(-len(stimuli) // max(1, int(self.batch_size))),
                                                    disable=None if self.progress is None else not self.progress,
                                                    desc=f"activations {self.identifier}", unit="batch"):
