@@ -51,3 +51,49 @@ def test_score_pair_runs_the_pair_inside_one_scope():
     score_pair(Model(), Benchmark(), store=False)
     assert len(memos) == 2 and memos[0] is not None and memos[0] is memos[1]
     assert pair_memo() is None
+
+
+def test_callbacks_run_when_the_pair_ends_last_registered_first():
+    from brainscore_core.pair_scope import call_at_pair_end
+
+    calls = []
+    assert call_at_pair_end(lambda: calls.append("outside")) is False  # nothing to attach to: never called
+    with pair_scope():
+        assert call_at_pair_end(lambda: calls.append("first")) is True
+        assert call_at_pair_end(lambda: calls.append("second")) is True
+        assert calls == []  # not before the pair ends
+    assert calls == ["second", "first"]
+
+
+def test_every_callback_runs_after_a_failing_pair_and_a_failing_callback():
+    import pytest
+
+    from brainscore_core.pair_scope import call_at_pair_end
+
+    calls = []
+
+    def fails():
+        calls.append("fails")
+        raise OSError("callback")
+
+    with pytest.raises(ValueError, match="the pair"), pair_scope():  # the pair's own error is the one raised
+        call_at_pair_end(lambda: calls.append("kept"))
+        raise ValueError("the pair")
+    assert calls == ["kept"]
+    with pytest.raises(OSError, match="callback"), pair_scope():
+        call_at_pair_end(lambda: calls.append("also runs"))
+        call_at_pair_end(fails)
+    assert calls == ["kept", "fails", "also runs"]
+
+
+def test_a_failing_callback_does_not_hide_the_pairs_own_error():
+    import pytest
+
+    from brainscore_core.pair_scope import call_at_pair_end
+
+    def fails():
+        raise OSError("callback")
+
+    with pytest.warns(RuntimeWarning, match="OSError"), pytest.raises(ValueError, match="the pair"), pair_scope():
+        call_at_pair_end(fails)
+        raise ValueError("the pair")

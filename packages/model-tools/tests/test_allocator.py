@@ -73,3 +73,65 @@ def test_switched_off_by_parameter_environment_or_user_malloc_settings(monkeypat
     assert reuse_enabled(True) is False  # the user's own malloc settings always win
     with freed_memory_reused() as tuned:
         assert tuned is False
+
+
+_PAIR_FAULTS = """
+import ctypes, json, resource
+from brainscore_core.pair_scope import pair_scope
+from model_tools.activations.allocator import freed_memory_reused
+
+libc = ctypes.CDLL(None)
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, (ctypes.c_size_t,)
+libc.free.argtypes = (ctypes.c_void_p,)
+
+def faults_of_one_block():
+    # one extraction: a 64 MiB buffer malloc'ed, written and freed inside its own block
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    with freed_memory_reused(True):
+        block = libc.malloc(64 << 20)
+        ctypes.memset(block, 1, 64 << 20)
+        libc.free(block)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+faults_of_one_block()
+apart = faults_of_one_block()  # the block before it returned its memory (malloc_trim) on leaving
+with pair_scope():
+    faults_of_one_block()
+    in_a_pair = faults_of_one_block()
+print(json.dumps({"apart": apart, "in_a_pair": in_a_pair}))
+"""
+
+
+@glibc_only
+def test_the_blocks_of_one_pair_reuse_each_others_memory():
+    env = {key: value for key, value in os.environ.items() if key != "MODEL_TOOLS_REUSE_MEMORY"}
+    result = subprocess.run([sys.executable, "-c", _PAIR_FAULTS], capture_output=True, text=True, env=env, check=True)
+    counts = json.loads(result.stdout)
+    pages = (64 << 20) // os.sysconf("SC_PAGE_SIZE")
+    assert counts["apart"] > pages // 2  # each block outside a pair starts from returned memory: a fault per page
+    assert counts["in_a_pair"] < pages // 20  # the pair held the memory from one block to the next
+
+
+@glibc_only
+def test_a_pair_holds_the_tuning_from_its_first_block_to_its_end(monkeypatch):
+    from brainscore_core.pair_scope import pair_scope
+
+    depths_after_leaving = []
+    original_leave = allocator._leave
+
+    def leave(library):
+        original_leave(library)
+        depths_after_leaving.append(allocator._depth)
+
+    monkeypatch.setattr(allocator, "_leave", leave)
+    with pair_scope():
+        with freed_memory_reused(True):
+            assert allocator._depth == 2  # the block, and the pair's hold
+        assert allocator._depth == 1  # still tuned between the pair's blocks
+        with freed_memory_reused(True):
+            assert allocator._depth == 2  # one hold per pair
+        assert allocator._depth == 1
+    assert allocator._depth == 0 and depths_after_leaving == [1, 1, 0]  # settled when the pair ended
+    with freed_memory_reused(True):
+        assert allocator._depth == 1  # outside a pair: no hold
+    assert allocator._depth == 0

@@ -18,16 +18,18 @@ to ``score()`` is never marked: each of its pairs hashes it again.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
-__all__ = ["KEPT_MODEL", "pair_memo", "pair_scope"]
+__all__ = ["KEPT_MODEL", "call_at_pair_end", "pair_memo", "pair_scope"]
 
 KEPT_MODEL = "model kept by the grid since its previous pair"
 """Key of a pair memo: True when the pair's model is one the grid loaded and kept from the previous pair."""
 
 _MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("brainscore_pair_memo", default=None)
+_AT_END = "callbacks run when the pair ends"  # a memo key: the list of call_at_pair_end's callbacks
 
 
 @contextlib.contextmanager
@@ -35,11 +37,47 @@ def pair_scope() -> Iterator[dict[Any, Any]]:
     """A fresh memo for the steps of one pair (yielded; also :func:`pair_memo`), dropped at the end."""
     memo: dict[Any, Any] = {}
     token = _MEMO.set(memo)
+    failed = False
     try:
         yield memo
+    except BaseException:
+        failed = True
+        raise
     finally:
         _MEMO.reset(token)
+        callbacks = memo.pop(_AT_END, [])
         memo.clear()
+        _run_all(reversed(callbacks), raise_first=not failed)
+
+
+def _run_all(callbacks, *, raise_first: bool) -> None:
+    """Call each callback; every one runs even when an earlier one raises. The first error is raised after them, or
+    only warned about while the pair's own error is on its way out (that one is the error to see)."""
+    first_error = None
+    for callback in callbacks:
+        try:
+            callback()
+        except Exception as error:  # the others still run; the first error is raised below
+            first_error = first_error or error
+    if first_error is None:
+        return
+    if raise_first:
+        raise first_error
+    warnings.warn(f"a step's end-of-pair callback failed after the pair failed: {first_error!r}", RuntimeWarning,
+                  stacklevel=3)
+
+
+def call_at_pair_end(callback: Callable[[], None]) -> bool:
+    """Call ``callback`` when the pair being scored in this context ends (after its steps, also after an error; the
+    last registered first). Returns False, calling nothing, outside a pair.
+
+    For a step that holds a resource across the pair's steps instead of taking and releasing it at each (model-tools
+    keeps its malloc tuning for CPU forward passes until the pair ends)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return False
+    memo.setdefault(_AT_END, []).append(callback)
+    return True
 
 
 def pair_memo() -> dict[Any, Any] | None:
