@@ -17,7 +17,9 @@ the images) and the model ``randomnet`` at ``--image-size`` pixels (readout ``bl
   memories of fitted readouts and psychometric fits, issue 38, leave to do; ``--no-memo`` turns both off: the cost
   before them, in the same run of the script's code);
 * **floor**: the same network's forward passes alone (``model(batch)``, batches of 64 random inputs of the same shape)
-  over as many inputs as were distinct, median of 3.
+  over as many inputs as were distinct, median of 3; **tuned floor**: the same inside model-tools' malloc tuning
+  (``freed_memory_reused``, which the extractions run in), the stricter baseline: a bare loop with glibc's defaults
+  faults its large layer outputs in again for every batch.
 
 Run: ``python packages/model-tools/benchmarks/bench_behaviour_families.py [--family malania ferguson]
 [--image-size 64] [--model alexnet-random] [--no-memo]`` (``--model``: a registered model instead of randomnet, at
@@ -182,10 +184,15 @@ def ferguson(folder: Path, training: int) -> tuple[list, int]:
     return [module.Ferguson2024ValueDelta(experiment) for experiment in experiments], len(experiments) * (48 + training)
 
 
-def floor(model, count: int, repeats: int = 3) -> float:
+def floor(model, count: int, repeats: int = 3, *, tuned: bool = False) -> float:
     """Seconds of ``model``'s network alone (``network(batch)``) over ``count`` random inputs of its preprocessing's
-    size, batches of 64; median of ``repeats``."""
+    size, batches of 64; median of ``repeats``. ``tuned``: inside model-tools' malloc tuning (``freed_memory_reused``,
+    which the extractions run in): freed layer outputs reused instead of faulted in again for every batch."""
+    import contextlib
+
     import torch
+
+    from model_tools.activations.allocator import freed_memory_reused
 
     extractor = model.activations_model
     network, size = extractor.model, extractor.preprocessing.image_size
@@ -194,7 +201,7 @@ def floor(model, count: int, repeats: int = 3) -> float:
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        with torch.no_grad():
+        with torch.no_grad(), freed_memory_reused() if tuned else contextlib.nullcontext():
             for first in range(0, count, 64):
                 network(batch[:min(64, count - first)])
         times.append(time.perf_counter() - start)
@@ -234,6 +241,7 @@ def main() -> None:
             scores = {benchmark.identifier: float(benchmark(model)) for benchmark in benchmarks}
             cold = time.perf_counter() - start
             bare = floor(model, distinct)
+            tuned = floor(model, distinct, tuned=True)
             results["families"][family] = {
                 "benchmarks": len(benchmarks), "input_px": model.activations_model.preprocessing.image_size,
                 "distinct_inputs": distinct, "forward_images": record["forward_images"],
@@ -242,7 +250,8 @@ def main() -> None:
                 "psychometric_fits_in_cold_s": round(record["psychometric_fits_s"], 2),
                 "readout_fits_run": record["readout_fits"], "psychometric_fit_calls": record["psychometric_fits"],
                 "psychometric_grids_run": record["psychometric_grids"],
-                "floor_s": round(bare, 2), "cold_over_floor": round(cold / bare, 2), "scores": scores}
+                "floor_s": round(bare, 2), "cold_over_floor": round(cold / bare, 2),
+                "floor_tuned_s": round(tuned, 2), "cold_over_tuned_floor": round(cold / tuned, 2), "scores": scores}
     results["load_after"] = _loadavg()
     print(json.dumps(results, indent=1))
 
