@@ -261,3 +261,42 @@ def test_ridge_takes_float64_products_when_few_features_per_stimulus_vary(monkey
     assert seen == [expect_float32]
     expected = sklearn_split_predictions(lambda: SkRidge(1.0), X.astype(np.float64), Y, splits)
     assert_predictions_close(get_backend("numpy"), ours, expected, 1e-4 if expect_float32 else 1e-8)
+
+
+def test_a_sample_of_rows_that_bounds_the_constant_columns_spares_the_scan_with_the_same_bits(monkeypatch,
+                                                                                                 raw_data_dir):
+    """The real Cowley 2023 V4 responses (trial-averaged: 640 x 88 units, float32) widened with dead units and sparse
+    ReLU units to the real input's shape class (more features than stimuli): with few constant columns the full scan
+    is skipped (a sample of 32 rows bounds them) and the Gram matrix is bit for bit the one of the scanning path; with
+    many (a fifth dead), the scan runs and they are left out, as before."""
+    from _cowley import averaged, load_trials
+
+    from brainscore_metrics import _gram
+
+    responses = np.asarray(averaged(load_trials(raw_data_dir)).values, dtype=np.float64)
+    rng = np.random.default_rng(5)
+    n = responses.shape[0]
+    mixing = rng.normal(size=(responses.shape[1], 6000)) / np.sqrt(responses.shape[1])
+    X = np.maximum((responses - responses.mean(0)) / responses.std(0) @ mixing - 0.5, 0).astype(np.float32)
+    X[:, rng.choice(6000, size=300, replace=False)] = 0.0  # dead units: 5 %, too few to gather
+    numpy_backend = get_backend("numpy")
+    scans = []
+    original = numpy_backend.varying_columns
+
+    def counted(values, *args, **kwargs):
+        scans.append(values.shape[0])
+        return original(values, *args, **kwargs)
+
+    monkeypatch.setattr(numpy_backend, "varying_columns", counted)
+    sampled = stimulus_gram(ComputePlan(numpy_backend), X)
+    assert scans == [_gram.SAMPLED_ROWS]  # the sample only
+    monkeypatch.setattr(_gram, "_too_few_to_matter", lambda *args: False)  # the full scan, as before
+    scanned = stimulus_gram(ComputePlan(numpy_backend), X)
+    assert scans == [_gram.SAMPLED_ROWS, n]
+    np.testing.assert_array_equal(sampled, scanned)
+    monkeypatch.undo()
+    monkeypatch.setattr(numpy_backend, "varying_columns", counted)
+    X[:, rng.choice(6000, size=1500, replace=False)] = 0.0  # a fifth dead or more: gathering pays
+    scans.clear()
+    stimulus_gram(ComputePlan(numpy_backend), X)
+    assert scans == [_gram.SAMPLED_ROWS, n]  # the sample could not rule it out: the full scan decided
