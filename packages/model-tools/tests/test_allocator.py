@@ -38,12 +38,17 @@ print(json.dumps({"plain": plain, "reused": reused, "tuned": tuned}))
 """
 
 
+def _fault_counts(script: str) -> tuple[dict, int]:
+    """The JSON ``script`` prints, run in a fresh process with the reuse switch at its default; and the pages of the
+    64 MiB buffer the scripts allocate."""
+    env = {key: value for key, value in os.environ.items() if key != "MODEL_TOOLS_REUSE_MEMORY"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    return json.loads(result.stdout), (64 << 20) // os.sysconf("SC_PAGE_SIZE")
+
+
 @glibc_only
 def test_inside_the_block_a_freed_64_mib_buffer_is_reused_without_page_faults():
-    env = {key: value for key, value in os.environ.items() if key != "MODEL_TOOLS_REUSE_MEMORY"}
-    result = subprocess.run([sys.executable, "-c", _FAULTS], capture_output=True, text=True, env=env, check=True)
-    counts = json.loads(result.stdout)
-    pages = (64 << 20) // os.sysconf("SC_PAGE_SIZE")
+    counts, pages = _fault_counts(_FAULTS)
     assert counts["tuned"] is True
     # default glibc maps a block over 32 MiB afresh each time: about one fault per page (16384 at 4 KiB)
     assert counts["plain"] > pages // 2
@@ -104,10 +109,7 @@ print(json.dumps({"apart": apart, "in_a_pair": in_a_pair}))
 
 @glibc_only
 def test_the_blocks_of_one_pair_reuse_each_others_memory():
-    env = {key: value for key, value in os.environ.items() if key != "MODEL_TOOLS_REUSE_MEMORY"}
-    result = subprocess.run([sys.executable, "-c", _PAIR_FAULTS], capture_output=True, text=True, env=env, check=True)
-    counts = json.loads(result.stdout)
-    pages = (64 << 20) // os.sysconf("SC_PAGE_SIZE")
+    counts, pages = _fault_counts(_PAIR_FAULTS)
     assert counts["apart"] > pages // 2  # each block outside a pair starts from returned memory: a fault per page
     assert counts["in_a_pair"] < pages // 20  # the pair held the memory from one block to the next
 

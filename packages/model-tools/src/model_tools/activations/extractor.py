@@ -16,7 +16,7 @@ from model_tools.activations.batching import _prepare, cores_left_by_torch, inpu
 from model_tools.activations.cache import ActivationsCache, RowContent, caching_enabled
 from model_tools.activations.hooks import LayerRecorder, resolve_layers, unique
 from model_tools.activations.inputs import Stimuli, as_stimuli
-from model_tools.activations.microsaccades import Microsaccade, microsaccades
+from model_tools.activations.microsaccades import Microsaccade, microsaccades, wants_microsaccades
 from model_tools.activations.packaging import package_activations
 from model_tools.activations.preprocessing import ImagePreprocessing
 from model_tools.activations.rows import RowTarget
@@ -49,21 +49,6 @@ def _callable_fields(function: Any) -> dict[str, Any]:
         return {"kind": "partial", "func": inner, "args": [repr(a) for a in function.args],
                 "keywords": {k: repr(v) for k, v in sorted(function.keywords.items())}}
     return {"kind": "callable", "name": f"{getattr(function, '__module__', '')}.{getattr(function, '__qualname__', type(function).__qualname__)}"}
-
-
-def check_trials(identifier: str, number_of_trials: int, require_variance: bool) -> None:
-    """Refuse Brain-Score's microsaccades (several trials with ``require_variance=True``) in one line, for an
-    activations model that cannot shift its inputs (one without :meth:`ActivationsExtractor.__call__`'s trials)."""
-    if require_variance and number_of_trials > 1:
-        raise MicrosaccadesNotSupportedError(
-            f"model {identifier!r}: number_of_trials={number_of_trials} with require_variance=True asks for "
-            "Brain-Score's microsaccades (a different image shift per trial), which this activations model does not "
-            "implement (model-tools' ActivationsExtractor and PytorchWrapper do)")
-
-
-def wants_microsaccades(number_of_trials: int, require_variance: bool) -> bool:
-    """Whether a look asks for Brain-Score's microsaccades: several trials that must differ."""
-    return bool(require_variance) and int(number_of_trials) > 1
 
 
 class ActivationsExtractor:

@@ -21,7 +21,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["EXTENT_DEGREES", "Microsaccade", "microsaccade_shift", "microsaccades", "shift_images"]
+from model_tools.errors import MicrosaccadesNotSupportedError
+
+__all__ = ["EXTENT_DEGREES", "Microsaccade", "check_trials", "microsaccade_shift", "microsaccades", "shift_images",
+           "wants_microsaccades"]
 
 #: how far the spiral reaches, in degrees (Brain-Score's ``microsaccade_extent_degrees``)
 EXTENT_DEGREES = 0.05
@@ -126,3 +129,18 @@ def _padding(offset: int, size: int) -> tuple[int, int, int]:
     before = max(0, -offset)
     after = max(0, offset + 1)
     return before, after, offset + before
+
+
+def check_trials(identifier: str, number_of_trials: int, require_variance: bool) -> None:
+    """Refuse Brain-Score's microsaccades (several trials with ``require_variance=True``) in one line, for an
+    activations model that cannot shift its inputs (one without :meth:`~model_tools.activations.extractor.ActivationsExtractor.__call__`'s trials)."""
+    if require_variance and number_of_trials > 1:
+        raise MicrosaccadesNotSupportedError(
+            f"model {identifier!r}: number_of_trials={number_of_trials} with require_variance=True asks for "
+            "Brain-Score's microsaccades (a different image shift per trial), which this activations model does not "
+            "implement (model-tools' ActivationsExtractor and PytorchWrapper do)")
+
+
+def wants_microsaccades(number_of_trials: int, require_variance: bool) -> bool:
+    """Whether a look asks for Brain-Score's microsaccades: several trials that must differ."""
+    return bool(require_variance) and int(number_of_trials) > 1

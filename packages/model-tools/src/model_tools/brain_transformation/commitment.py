@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from brainscore_vision.model_interface import DEFAULT_TIME_BINS, BrainModel
-from model_tools.activations.extractor import check_trials, wants_microsaccades
+from model_tools.activations.microsaccades import check_trials, wants_microsaccades
 from model_tools.activations.packaging import build_assembly, dim_coords
 from model_tools.brain_transformation.behavior import LabelMapping, ProbabilitiesMapping
 from model_tools.brain_transformation.layer_selection import LayerSelection, RegionLayerMap
