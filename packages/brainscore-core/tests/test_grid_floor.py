@@ -21,6 +21,8 @@ from brainscore_core import hookimpl
 
 BUILT = []          # (kind, identifier, thread name) of every factory call
 ALIVE = []          # weak references to every model and benchmark built
+HELD = []           # (model, benchmark) of each pair that registered the model's release callback
+RELEASED = []       # (model, benchmark that registered it) of each release callback that ran
 
 
 class Model:
@@ -42,7 +44,13 @@ class Benchmark:
 
     def __call__(self, model):
         from brainscore_core.metrics import Score
+        from brainscore_core.pair_scope import call_at_model_release
 
+        # a resource held while the model runs (as model-tools' malloc tuning): registered once per model run; the
+        # callback holds names only, so it keeps neither the model nor the benchmark alive
+        pair = (model.identifier, self.identifier)
+        if call_at_model_release("held for " + pair[0], lambda: RELEASED.append(pair)):
+            HELD.append(pair)
         score = Score(float(model.width) / 100 + self.n / 1000)
         score.attrs["raw"] = Score(0.5)
         score.attrs["ceiling"] = Score(0.8)
@@ -110,6 +118,32 @@ def test_a_kept_model_serves_only_the_next_pair_of_the_same_model_in_its_thread(
     grid.score_task(world.domain, "m20", "b40", url)  # this thread, another model: the kept one goes first
     gc.collect()
     assert kept() is None and grid.release_models() == 0
+
+
+def test_what_a_model_holds_stays_with_it_while_the_grid_keeps_it(world, plugin, tmp_path):
+    from brainscore_core.grid import score_many
+
+    frame = score_many(["m10", "m20"], ["b30", "b40", "b50"], domain=world.domain,
+                       store=f"sqlite:///{tmp_path / 'r.sqlite'}", progress=False)
+    assert list(frame["status"]) == ["ok"] * 6
+    # each model's three pairs run in a row: its first pair registers, the other two find it held, and it is released
+    # once, when the grid lets the model go (m10's before m20 is built, m20's when the grid ends)
+    assert plugin.HELD == [("m10", "b30"), ("m20", "b30")]
+    assert plugin.RELEASED == [("m10", "b30"), ("m20", "b30")]
+
+
+def test_what_a_model_holds_is_released_with_the_pair_when_the_model_is_not_kept(world, plugin, tmp_path):
+    from brainscore_core import grid
+
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    grid.score_task(world.domain, "m10", "b30", url)  # not kept: released when the pair ends
+    assert plugin.HELD == plugin.RELEASED == [("m10", "b30")]
+    grid.score_task(world.domain, "m10", "b40", url, keep_model=True)
+    assert plugin.RELEASED == [("m10", "b30")]  # kept: waiting with the model
+    grid.score_task(world.domain, "m20", "b40", url)  # another model takes the slot: m10's goes first
+    assert plugin.HELD == [("m10", "b30"), ("m10", "b40"), ("m20", "b40")]
+    assert plugin.RELEASED == [("m10", "b30"), ("m10", "b40"), ("m20", "b40")]
+    assert grid.release_models() == 0
 
 
 def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monkeypatch):

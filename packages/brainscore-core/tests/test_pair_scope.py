@@ -97,3 +97,55 @@ def test_a_failing_callback_does_not_hide_the_pairs_own_error():
     with pytest.warns(RuntimeWarning, match="OSError"), pytest.raises(ValueError, match="the pair"), pair_scope():
         call_at_pair_end(fails)
         raise ValueError("the pair")
+
+
+def test_model_release_callbacks_run_once_per_key_after_the_pair_end_ones():
+    from brainscore_core.pair_scope import call_at_model_release, call_at_pair_end
+
+    calls = []
+    assert call_at_model_release("k", lambda: calls.append("outside")) is False  # nothing to attach to
+    with pair_scope():
+        assert call_at_model_release("k", lambda: calls.append("k")) is True
+        assert call_at_model_release("k", lambda: calls.append("k again")) is False  # held already: not kept
+        assert call_at_model_release("j", lambda: calls.append("j")) is True
+        call_at_pair_end(lambda: calls.append("pair end"))
+    assert calls == ["pair end", "j", "k"]
+
+
+def test_model_release_callbacks_taken_for_a_kept_model_follow_it_into_the_next_pair():
+    from brainscore_core.pair_scope import (
+        call_at_model_release,
+        give_model_releases,
+        run_released,
+        take_model_releases,
+    )
+
+    calls = []
+    with pair_scope():
+        call_at_model_release("k", lambda: calls.append("k"))
+        kept = take_model_releases()  # what the grid does when it keeps the model for its next pair
+    assert calls == [] and list(kept) == ["k"]
+    with pair_scope():
+        give_model_releases(kept)  # the next pair runs the kept model
+        assert call_at_model_release("k", lambda: calls.append("k again")) is False  # still held from the first pair
+        kept = take_model_releases()
+    assert calls == []
+    run_released(kept)  # the grid lets the model go
+    assert calls == ["k"]
+    give_model_releases({"outside": lambda: calls.append("outside")})  # no pair to hand them to: run at once
+    assert calls == ["k", "outside"]
+
+
+def test_a_failing_release_callback_is_warned_about_and_the_others_run():
+    import pytest
+
+    from brainscore_core.pair_scope import run_released
+
+    calls = []
+
+    def fails():
+        raise OSError("release")
+
+    with pytest.warns(RuntimeWarning, match="model was released: OSError"):
+        run_released({"a": lambda: calls.append("a"), "b": fails})
+    assert calls == ["a"]

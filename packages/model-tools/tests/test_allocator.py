@@ -137,3 +137,59 @@ def test_a_pair_holds_the_tuning_from_its_first_block_to_its_end(monkeypatch):
     with freed_memory_reused(True):
         assert allocator._depth == 1  # outside a pair: no hold
     assert allocator._depth == 0
+
+
+_KEPT_MODEL_FAULTS = """
+import ctypes, json, resource
+from brainscore_core.pair_scope import give_model_releases, pair_scope, run_released, take_model_releases
+from model_tools.activations.allocator import freed_memory_reused
+
+libc = ctypes.CDLL(None)
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, (ctypes.c_size_t,)
+libc.free.argtypes = (ctypes.c_void_p,)
+
+def faults_of_one_block():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    with freed_memory_reused(True):
+        block = libc.malloc(64 << 20)
+        ctypes.memset(block, 1, 64 << 20)
+        libc.free(block)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+with pair_scope():  # a grid's pair whose model it keeps for the next pair (what brainscore_core.grid_task does)
+    faults_of_one_block()
+    kept = take_model_releases()
+with pair_scope():  # the next pair of the same model
+    give_model_releases(kept)
+    next_pair = faults_of_one_block()
+    kept = take_model_releases()
+run_released(kept)  # the grid lets the model go: the memory is returned
+released = faults_of_one_block()
+print(json.dumps({"next_pair": next_pair, "released": released}))
+"""
+
+
+@glibc_only
+def test_a_kept_models_next_pair_reuses_the_memory_of_the_one_before():
+    counts, pages = _fault_counts(_KEPT_MODEL_FAULTS)
+    assert counts["next_pair"] < pages // 20  # held from one pair to the next while the grid kept the model
+    assert counts["released"] > pages // 2  # returned once the model was released: a fault per page again
+
+
+@glibc_only
+def test_the_tuning_is_held_once_per_model_run_and_settled_when_the_model_is_released():
+    from brainscore_core.pair_scope import give_model_releases, pair_scope, run_released, take_model_releases
+
+    with pair_scope():
+        with freed_memory_reused(True):
+            assert allocator._depth == 2  # the block, and the model's hold
+        kept = take_model_releases()
+    assert allocator._depth == 1  # kept by the grid: still tuned between its pairs
+    with pair_scope():
+        give_model_releases(kept)
+        with freed_memory_reused(True):
+            assert allocator._depth == 2  # the hold of the first pair, not a second one
+        kept = take_model_releases()
+    assert allocator._depth == 1
+    run_released(kept)
+    assert allocator._depth == 0

@@ -9,7 +9,8 @@ raises is tried once more in the same process, with everything loaded again, and
 What a task holds, it releases: the benchmark when the pair ends, the model too unless the task is told that the
 next pair of the plan scores the same model (``keep_model``); then the model waits in a one-model slot of the thread
 that ran it, taken by that thread's next task of the same model, replaced by any other, and emptied when the grid
-ends (:func:`release_models`). Nothing is kept for the life of the process.
+ends (:func:`release_models`). Nothing is kept for the life of the process. What a step holds for the model's runs
+(:func:`~brainscore_core.pair_scope.call_at_model_release`) waits with it and is released with it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ from brainscore_core.errors import MemoryBudgetError
 from brainscore_core.failure_kinds import classify_repeat, error_kind
 from brainscore_core.grid_events import report_stage, worker_reporting
 from brainscore_core.memory_plan import estimate_pair, format_bytes, memory_budget
-from brainscore_core.pair_scope import KEPT_MODEL, pair_memo, pair_scope
+from brainscore_core.pair_scope import (
+    KEPT_MODEL,
+    give_model_releases,
+    pair_memo,
+    pair_scope,
+    run_released,
+    take_model_releases,
+)
 from brainscore_core.result_rows import failure_row
 from brainscore_core.results import ResultStore, ResultStoreError
 from brainscore_core.scoring import digest_change, model_digest, run_pair, side_file_for, write_side_file
@@ -32,7 +40,8 @@ from brainscore_core.scoring import digest_change, model_digest, run_pair, side_
 __all__ = ["domain_of", "release_models", "result_of", "score_task", "store_row"]
 
 _held_lock = threading.Lock()
-_held: dict[int, tuple[tuple[str, str], Any]] = {}  # thread -> ((group, model identifier), model): one per thread
+#: thread -> ((group, model identifier), model, its release callbacks): one per thread
+_held: dict[int, tuple[tuple[str, str], Any, dict]] = {}
 
 
 def domain_of(domain: Any) -> Any:
@@ -54,23 +63,30 @@ def _take_model(domain: Any, identifier: str) -> Any:
         memo = pair_memo()
         if memo is not None:
             memo[KEPT_MODEL] = True
+        give_model_releases(held[2])  # what was held for the model's runs stays with it
         return held[1]
-    del held  # another model: released before the next is built
+    if held is not None:  # another model: released before the next is built
+        releases = held[2]
+        del held
+        run_released(releases)
     return domain.load_model(identifier)
 
 
 def _hold_model(domain: Any, identifier: str, model: Any) -> None:
+    releases = take_model_releases()
     with _held_lock:
-        _held[threading.get_ident()] = ((domain.entry_point_group, identifier), model)
+        _held[threading.get_ident()] = ((domain.entry_point_group, identifier), model, releases)
 
 
 def release_models() -> int:
-    """Drop every model kept for a next pair in this process (the grid calls it when it ends, on every worker);
-    returns how many were dropped."""
+    """Drop every model kept for a next pair in this process (the grid calls it when it ends, on every worker), and
+    release what was held for their runs; returns how many were dropped."""
     with _held_lock:
-        count = len(_held)
+        held = list(_held.values())
         _held.clear()
-    return count
+    for _, _, releases in held:
+        run_released(releases)
+    return len(held)
 
 
 def result_of(model: str, benchmark: str, status: str, row: dict | None = None, elapsed: float | None = None,
