@@ -102,7 +102,10 @@ def test_ceiling_data_may_be_a_callable_or_a_list():
     assert ceiling_func.calls == 2
 
 
-def test_corrupt_cache_files_are_recomputed(_temporary_homes):
+def test_corrupt_cache_files_are_recomputed(_temporary_homes, monkeypatch):
+    from brainscore_core import _ceiling_cache
+
+    monkeypatch.setattr(_ceiling_cache, "INLINE_LIMIT", 0)  # the raw values go to a netCDF file, as a large array does
     ceiling_func = CountingCeiling()
     _ = Echo("E", ceiling_func, 1, ceiling_data="data").ceiling
     directory = _temporary_homes / "brainscore_home" / "ceilings" / "E"
@@ -120,6 +123,50 @@ def test_cache_is_json_and_netcdf_only(_temporary_homes):
     assert names and all(name.endswith((".json", ".nc")) for name in names)
     record = json.loads(next((_temporary_homes / "brainscore_home" / "ceilings").rglob("*.json")).read_text())
     assert record["value"] == 0.8 and record["version"] == 1 and record["identifier"] == "E"
+
+
+def test_small_arrays_stay_in_the_record_and_read_back_identical(tmp_path):
+    import xarray as xr
+
+    from brainscore_core._ceiling_cache import INLINE_LIMIT, CeilingCache
+
+    cache = CeilingCache(tmp_path)
+    raw = Score(xr.DataArray(np.array([[0.7, np.nan], [np.inf, 1e-300]], dtype=np.float32).astype(np.float64),
+                             coords={"split": [0, 1], "neuroid_id": np.array(["n0", "n1"], dtype=object),
+                                     "region": ("neuroid_id", np.array(["IT", "V4"])),
+                                     "kept": ("split", np.array([True, False]))},
+                             dims=["split", "neuroid_id"], attrs={"method": "split-half", "bound": np.nan}))
+    per_subject = np.array([0.25, 0.5, 0.75], dtype=np.float32)
+    ceiling = Score(xr.DataArray(np.array([0.8, 0.9]), coords={"layer": ["a", "b"]}, dims=["layer"]),
+                    attrs={"raw": raw, "per_subject": per_subject})
+    path = cache.save(ceiling, "Lab.IT-pls", 1, "d" * 40)
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == [path.name]  # no netCDF file beside the record
+    loaded = cache.load("Lab.IT-pls", 1, "d" * 40)
+    bare_loaded, bare_ceiling = xr.DataArray(loaded).copy(), xr.DataArray(ceiling).copy()
+    bare_loaded.attrs = bare_ceiling.attrs = {}
+    xr.testing.assert_identical(bare_loaded, bare_ceiling)
+    xr.testing.assert_identical(xr.DataArray(loaded.attrs["raw"]), xr.DataArray(raw))  # NaN, inf, coords, attrs
+    assert {name: coord.dtype for name, coord in loaded.attrs["raw"].coords.items()} == {
+        "split": np.int64, "neuroid_id": object, "region": np.dtype("<U2"), "kept": bool}  # identical() skips dtypes
+    assert loaded.attrs["per_subject"].dtype == np.float32 and (loaded.attrs["per_subject"] == per_subject).all()
+    large = Score(np.zeros(INLINE_LIMIT + 1))
+    cache.save(Score(0.5, attrs={"raw": large}), "Lab.V4-pls", 1, "d" * 40)
+    assert len(list((tmp_path / "Lab.V4-pls").glob("*.nc"))) == 1  # a large array still goes to netCDF
+    assert cache.load("Lab.V4-pls", 1, "d" * 40).attrs["raw"].shape == (INLINE_LIMIT + 1,)
+
+
+def test_an_edited_inline_array_fails_the_record_check(tmp_path):
+    import json
+
+    from brainscore_core._ceiling_cache import CeilingCache
+
+    cache = CeilingCache(tmp_path)
+    path = cache.save(Score(0.8, attrs={"raw": Score(np.array([0.7, 0.9]), dims=["split"])}), "B", 1, "d" * 40)
+    record = json.loads(path.read_text())
+    record["arrays"]["raw"]["inline"]["variables"]["__values__"]["values"][0] = 0.99
+    path.write_text(json.dumps(record))
+    with pytest.warns(RuntimeWarning, match="fails its content check"):
+        assert cache.load("B", 1, "d" * 40) is None
 
 
 def test_nan_and_array_ceilings_round_trip():

@@ -234,3 +234,28 @@ def test_folders_on_sys_path_count_only_where_a_distribution_installed_them(tmp_
     monkeypatch.chdir(stray)  # what `python -m` from inside the stray folder does
     monkeypatch.delenv("BRAINSCORE_PLUGIN_FOLDERS", raising=False)
     assert extend_package_path([own], "dompkg.models") == [own, str(site / "dompkg" / "models")]
+
+
+def test_a_folder_listing_is_reused_until_the_folder_changes(tmp_path, monkeypatch):
+    import os
+    from pathlib import Path
+
+    from brainscore_core.plugin_folders import PluginFolders
+
+    root = tmp_path / "models"
+    for folder in ("a", "b", "_private"):
+        (root / folder).mkdir(parents=True)
+    (root / "notes.txt").write_text("not a folder")
+    listings = []
+    original = Path.iterdir
+    monkeypatch.setattr(Path, "iterdir", lambda self: listings.append(self) or original(self))
+    folders = PluginFolders("unused")
+    assert [p.name for p in folders._folders_of(root)] == ["a", "b"]
+    assert [p.name for p in folders._folders_of(root)] == ["a", "b"] and len(listings) == 2  # just changed: racy
+    an_hour_ago = root.stat().st_mtime_ns - 3600 * 10**9
+    os.utime(root, ns=(an_hour_ago, an_hour_ago))
+    folders._folders_of(root)
+    assert [p.name for p in folders._folders_of(root)] == ["a", "b"] and len(listings) == 3  # kept: listed once
+    (root / "c").mkdir()  # the folder's modification time moves: listed again, with the new folder
+    assert [p.name for p in folders._folders_of(root)] == ["a", "b", "c"] and len(listings) == 4
+    assert folders._folders_of(tmp_path / "absent") == []

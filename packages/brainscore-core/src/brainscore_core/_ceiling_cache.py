@@ -3,8 +3,9 @@
 Layout: ``$BRAINSCORE_HOME/ceilings/<identifier>/v<version>-<data digest>.json``. The JSON holds the
 value (a number, for a 0-d ceiling) and the attrs that are plain numbers/strings; array-valued attrs
 (e.g. ``raw`` per-split values: DataArrays, and numeric numpy arrays, read back as numpy arrays) and non-0-d
-values go to netCDF files beside it, whose sha1 the JSON records; lists of plain values (e.g. subject names) stay in
-the JSON; other attrs are not kept. Every file is written to a temporary name and renamed; the JSON is written last, so a reader
+values stay in the JSON too when they are small (at most :data:`INLINE_LIMIT` elements, numbers or strings, no
+MultiIndex: they read back identical), else go to netCDF files beside it, whose sha1 the JSON records; lists of
+plain values (e.g. subject names) stay in the JSON; other attrs are not kept. Every file is written to a temporary name and renamed; the JSON is written last, so a reader
 that finds it finds complete files. Nothing is pickled.
 """
 
@@ -32,6 +33,9 @@ from brainscore_core.score import Score
 
 __all__ = ["CeilingCache", "caching_disabled", "data_digest"]
 
+#: arrays of at most this many elements (values and each coordinate) are kept in the JSON record: a netCDF file costs
+#: about 7 ms to write (Scialom2024's 24 ceilings: 0.18 s) where the record's few lines cost nothing
+INLINE_LIMIT = 4096
 FORMAT = 3  # 2: records carry a sha1 of their own content; 3: numeric-array and list attrs kept (older records
 #    lack them, so they are misses and the ceiling is computed again)
 
@@ -128,8 +132,9 @@ class CeilingCache:
                 warnings.warn(f"ceiling cache record {path} fails its content check (damaged or edited); "
                               "recomputing the ceiling", RuntimeWarning, stacklevel=2)
                 return None
-            arrays = {key: self._read_array(path_inside(path.parent, entry["file"], what="ceiling cache array file"),
-                                            entry["sha1"])
+            arrays = {key: _from_inline(entry["inline"]) if "inline" in entry else
+                      self._read_array(path_inside(path.parent, entry["file"], what="ceiling cache array file"),
+                                       entry["sha1"])
                       for key, entry in record["arrays"].items()}
             plain_arrays = {key for key, entry in record["arrays"].items() if entry.get("kind") == "ndarray"}
         except PathOutsideRootError as error:  # a planted record: never read what it points at
@@ -173,7 +178,12 @@ class CeilingCache:
         return path
 
     @staticmethod
-    def _write_array(array: xr.DataArray, json_path: Path, name: str) -> dict[str, str]:
+    def _write_array(array: xr.DataArray, json_path: Path, name: str) -> dict[str, Any]:
+        """The record's entry for ``array``: the array itself when small (:func:`_inline`), else a netCDF file
+        beside the record and its sha1."""
+        inline = _inline(array)
+        if inline is not None:
+            return {"inline": inline}
         from brainio.netcdf import write_netcdf
 
         plain = array.copy(deep=False)
@@ -207,3 +217,46 @@ def _number(value: Any) -> Any:
     if isinstance(value, str) and value in ("nan", "inf", "-inf"):
         return float(value)
     return value
+
+
+def _inline(array: xr.DataArray) -> dict[str, Any] | None:
+    """A JSON form of ``array`` that reads back identical (:func:`_from_inline`; checked here), or None when it is
+    too large (over :data:`INLINE_LIMIT` elements), holds other than numbers, booleans or strings, or has a
+    MultiIndex."""
+    if array.size > INLINE_LIMIT or any(isinstance(index, pd.MultiIndex) for index in array.indexes.values()):
+        return None
+    variables = {"__values__": array.variable, **{name: coord.variable for name, coord in array.coords.items()}}
+    encoded = {}
+    for name, variable in variables.items():
+        values = variable.values
+        if not isinstance(name, str) or values.size > INLINE_LIMIT:
+            return None
+        if values.dtype.kind in "biufU":
+            dtype = values.dtype.str
+        elif values.dtype.kind == "O" and all(isinstance(item, str) for item in values.flat):
+            dtype = "object"
+        else:
+            return None
+        encoded[name] = {"dims": list(variable.dims), "dtype": dtype, "values": values.tolist()}
+    form = {"name": array.name if isinstance(array.name, str) else None, "variables": encoded,
+            "attrs": {key: _plain(value) for key, value in array.attrs.items()
+                      if isinstance(key, str) and _plain(value) is not None}}
+    try:
+        kept = _from_inline(json.loads(json.dumps(form)))
+    except (ValueError, TypeError):
+        return None
+    plain = array.copy(deep=False)
+    plain.attrs = {key: _number(value) for key, value in form["attrs"].items()}
+    same_dtypes = kept.dtype == array.dtype and all(kept[name].dtype == coord.dtype for name, coord in array.coords.items())
+    return form if same_dtypes and kept.identical(plain) else None  # identical() alone lets '<U2' pass for object
+
+
+def _from_inline(form: dict[str, Any]) -> xr.DataArray:
+    """The DataArray of a JSON form written by :func:`_inline`."""
+    variables = {name: (entry["dims"], np.asarray(entry["values"], dtype=object if entry["dtype"] == "object" else
+                                                   np.dtype(entry["dtype"])))
+                 for name, entry in form["variables"].items()}
+    dims, values = variables.pop("__values__")
+    array = xr.DataArray(values, dims=dims, coords=variables, name=form["name"])
+    array.attrs = {key: _number(value) for key, value in form["attrs"].items()}
+    return array
