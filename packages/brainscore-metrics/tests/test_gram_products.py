@@ -63,6 +63,35 @@ def test_gram_bits_do_not_depend_on_the_workers(monkeypatch, precision, way):
         np.testing.assert_array_equal(gram, grams[0])
 
 
+@pytest.mark.parametrize("way", ["blocks", "panels"])
+def test_gathered_blocks_of_arrays_and_row_stacks_give_the_same_bits_on_any_number_of_workers(monkeypatch, way):
+    # dead units gathered out of each block (by tiles of 16 rows on the workers, each row block of a RowStack straight
+    # into the buffer): the same bits for 1 and 3 workers, for the array and its two row blocks, and the float64
+    # product of the explicitly centred varying columns (numpy) to float32 accuracy
+    from brainscore_metrics.backend._numpy_sources import row_stack
+
+    monkeypatch.setattr(tiles, "TILE_ROWS", 16)
+    monkeypatch.setattr(numpy_gram, "PANEL_ROWS", 16)
+    monkeypatch.setattr(numpy_gram, "CENTRING_ROWS", 16)
+    monkeypatch.setattr(gram_module, "MIXED_BLOCK", 100)
+    monkeypatch.setattr(numpy_gram, "BLOCK_SCRATCH_BYTES", 2 ** 20 if way == "blocks" else 0)
+    rng = np.random.default_rng(12)
+    X = np.maximum(rng.normal(size=(120, 700)), 0).astype(np.float32) + 3.0
+    X[:, rng.choice(700, 300, replace=False)] = 3.0  # dead units: constant, 3/7 of the columns (gathered out)
+    numpy_backend = get_backend("numpy")
+    grams = []
+    for threads in (1, 3):
+        for source in (X, row_stack([X[:50], X[50:]])):
+            with numpy_backend.single_threaded_blas():
+                grams.append(stimulus_gram(ComputePlan(numpy_backend, precision="mixed", threads=threads), source))
+    for gram in grams[1:]:
+        np.testing.assert_array_equal(gram, grams[0])
+    Z = X.astype(np.float64)
+    Z -= Z.mean(axis=0)
+    expected = Z @ Z.T
+    np.testing.assert_allclose(grams[0], expected, rtol=0, atol=2e-6 * np.abs(expected).max())
+
+
 def test_plan_map_keeps_the_order_and_tiled_products_equal_numpy(monkeypatch):
     monkeypatch.setattr(tiles, "TILE_ROWS", 5)
     plan = ComputePlan(get_backend("numpy"), threads=3)

@@ -7,8 +7,9 @@ Two ways, chosen by ``n`` (the number of stimuli) alone, so that the bits never 
   n x n scratch, the blocks on the plan's workers, and the products are added to the float64 result in block order.
   A worker takes the next block when it finishes one (no wait at the end of a block), centring runs on the workers
   too, and at most :func:`_window` blocks are in flight (each holds its buffers).
-* **row panels** beyond, and for float64 products (whose n x n scratch would be the size of the result): every block is centred once, then its product is added to the lower triangle in panels of
-  :data:`~brainscore_metrics.backend._numpy_tiles.TILE_ROWS` rows on the workers (``chunk[rows] chunk[:stop]'`` plus
+* **row panels** beyond, and for float64 products (whose n x n scratch would be the size of the result): every block
+  is gathered and centred once (by tiles of :data:`CENTRING_ROWS` rows on the workers), then its product is added to
+  the lower triangle in panels of :data:`~brainscore_metrics.backend._numpy_tiles.TILE_ROWS` rows on the workers (``chunk[rows] chunk[:stop]'`` plus
   the diagonal block's ``syrk``: the multiply-adds of one ``syrk``, no n x n scratch).
 
 Column means are taken block by block (each block is read while it is in cache); a float32 block is centred as
@@ -22,9 +23,10 @@ import queue
 
 import numpy as np
 
+from brainscore_metrics.backend._numpy_sources import RowStack
 from brainscore_metrics.backend._numpy_tiles import add_lower_products, mirror_lower_triangle
 
-__all__ = ["BLOCK_SCRATCH_BYTES", "FLIGHT_BYTES", "PANEL_ROWS", "stimulus_gram_blocks"]
+__all__ = ["BLOCK_SCRATCH_BYTES", "CENTRING_ROWS", "FLIGHT_BYTES", "PANEL_ROWS", "stimulus_gram_blocks"]
 
 #: largest n x n float32 scratch of one block's product for the block-per-task way (16 MiB: n up to 2,048)
 BLOCK_SCRATCH_BYTES = 16 * 2 ** 20
@@ -32,6 +34,8 @@ BLOCK_SCRATCH_BYTES = 16 * 2 ** 20
 PANEL_ROWS = 512
 #: scratch of all blocks in flight together, at most (at least two blocks are in flight with two or more workers)
 FLIGHT_BYTES = 64 * 2 ** 20
+#: rows per tile when a block is gathered and centred on the workers (the row-panel way)
+CENTRING_ROWS = 256
 
 
 def _width(columns) -> int:
@@ -44,8 +48,11 @@ class _Centring:
     def __init__(self, X, blocks: list, center: str, float32: bool):
         self.X, self.center, self.float32 = X, center, float32
         self.dtype = np.float32 if float32 else np.float64
-        # blocks of kept columns (int index arrays) of an ndarray are gathered into a buffer (a RowStack takes them)
-        self.gather = isinstance(X, np.ndarray) and bool(blocks) and not isinstance(blocks[0], slice)
+        # blocks of kept columns (int index arrays) are gathered into a buffer (of an ndarray, or of each row block of
+        # a RowStack)
+        parts = X.parts if isinstance(X, RowStack) else [X]
+        self.gather = (isinstance(X, (np.ndarray, RowStack)) and bool(blocks) and not isinstance(blocks[0], slice)
+                       and all(isinstance(part, np.ndarray) and part.dtype == X.dtype for part in parts))
         self.row_means = np.mean(X, axis=1, dtype=np.float64)[:, None] if center == "rows" else None
         if float32 and self.row_means is not None:  # the means as a float32 pair hi + lo: centring stays in float32
             self.high = self.row_means.astype(np.float32)
@@ -56,35 +63,63 @@ class _Centring:
         return {"chunk": np.empty(n * widest, dtype=self.dtype),
                 "gathered": np.empty(n * widest, dtype=self.X.dtype) if self.gather else None}
 
-    def values(self, columns, buffers: dict):
-        """The block's values, uncentred (a view, or gathered into the buffer)."""
+    def values(self, columns, buffers: dict, plan=None):
+        """The block's values, uncentred (a view, or gathered into the buffer; by tiles of rows on the ``plan``'s
+        workers when given)."""
         if buffers["gathered"] is None:
             return self.X[:, columns]
         n = self.X.shape[0]
-        return np.take(self.X, columns, axis=1, out=buffers["gathered"][:n * len(columns)].reshape(n, len(columns)))
+        gathered = buffers["gathered"][:n * len(columns)].reshape(n, len(columns))
+        parts = self.X.parts if isinstance(self.X, RowStack) else [self.X]
+        starts = np.cumsum([0] + [part.shape[0] for part in parts])
+        for part, start in zip(parts, starts, strict=False):
+            # mode='clip' (the positions are valid): numpy buffers ``out`` under the default 'raise', 3x slower
+            _by_row_tiles(plan, part.shape[0], lambda rows, part=part, start=start: np.take(
+                part[rows], columns, axis=1, out=gathered[start + rows.start:start + rows.stop], mode="clip"))
+        return gathered
 
-    def centred(self, columns, buffers: dict) -> np.ndarray:
-        """The block's centred values in ``buffers['chunk']`` (or the values themselves when nothing changes)."""
-        values = self.values(columns, buffers)
+    def centred(self, columns, buffers: dict, plan=None) -> np.ndarray:
+        """The block's centred values in ``buffers['chunk']`` (or the values themselves when nothing changes).
+
+        With a ``plan``, the gathering and the subtraction run by tiles of rows on its workers: elementwise, so the
+        same bits; the column means are taken as without (one pass, the same order of sums)."""
+        values = self.values(columns, buffers, plan)
         if self.center == "none" and values.dtype == self.dtype:
             return values
         n = values.shape[0]
         chunk = buffers["chunk"][:n * values.shape[1]].reshape(n, values.shape[1])
-        if self.center == "columns" and self.float32:
+        if self.center == "columns":
             means = np.mean(values, axis=0, dtype=np.float64)
-            column_high = means.astype(np.float32)
-            np.subtract(values, column_high, out=chunk, dtype=np.float32)
-            chunk -= (means - column_high).astype(np.float32)
-        elif self.center == "columns":
-            np.subtract(values, np.mean(values, axis=0, dtype=np.float64), out=chunk, dtype=np.float64)
-        elif self.center == "rows" and self.float32:
-            np.subtract(values, self.high, out=chunk, dtype=np.float32)
-            chunk -= self.low
-        elif self.center == "rows":
-            np.subtract(values, self.row_means, out=chunk, dtype=np.float64)
-        else:
-            np.copyto(chunk, values, casting="same_kind")
+            if self.float32:
+                column_high = means.astype(np.float32)
+                column_low = (means - column_high).astype(np.float32)
+
+        def subtract(rows: slice) -> None:
+            part, out = values[rows], chunk[rows]
+            if self.center == "columns" and self.float32:
+                np.subtract(part, column_high, out=out, dtype=np.float32)
+                out -= column_low
+            elif self.center == "columns":
+                np.subtract(part, means, out=out, dtype=np.float64)
+            elif self.center == "rows" and self.float32:
+                np.subtract(part, self.high[rows], out=out, dtype=np.float32)
+                out -= self.low[rows]
+            elif self.center == "rows":
+                np.subtract(part, self.row_means[rows], out=out, dtype=np.float64)
+            else:
+                np.copyto(out, part, casting="same_kind")
+
+        _by_row_tiles(plan, n, subtract)
         return chunk
+
+
+def _by_row_tiles(plan, n: int, function) -> None:
+    """``function(rows)`` over tiles of :data:`CENTRING_ROWS` rows on the ``plan``'s workers (one call over all rows
+    without a plan)."""
+    if plan is None or plan.threads <= 1 or n <= CENTRING_ROWS:
+        function(slice(0, n))
+        return
+    plan.map(function, [slice(start, min(start + CENTRING_ROWS, n)) for start in range(0, n, CENTRING_ROWS)])
 
 
 def _window(plan, set_bytes: int) -> int:
@@ -144,6 +179,6 @@ def stimulus_gram_blocks(plan, X, blocks: list, center: str, float32: bool) -> n
     buffers = centring.buffers(max((_width(columns) for columns in blocks), default=0))
     rows = PANEL_ROWS if float32 else max(1, PANEL_ROWS // 2)  # the same bytes per panel of float64 products
     for columns in blocks:
-        add_lower_products(plan, gram, centring.centred(columns, buffers), rows)
+        add_lower_products(plan, gram, centring.centred(columns, buffers, plan), rows)
     mirror_lower_triangle(gram)
     return gram
