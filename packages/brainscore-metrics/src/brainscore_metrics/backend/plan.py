@@ -19,12 +19,14 @@ What is decided, and how
     * ``precision``: ``'mixed'`` (float32 block products of a float32 source summed in float64) or ``'float64'``
       (:mod:`brainscore_metrics._gram`). A fallback to float64 products is another plan
       (:meth:`ComputePlan.with_precision`, :func:`with_float64_retry`), never a changed one.
-    * ``threads``: 1 below :data:`SMALL_PROBLEM_FLOPS` (workers buy nothing on small products), else the cores this
-      process may use that no other process keeps busy at the call's entry (:func:`_idle_cores`: on a shared machine
-      a worker whose core is taken holds up every map until its tile is done; measured on the 2-core machine at load
-      3-5, one worker was as fast as two or faster, and at load 2.8 two took 15 % more CPU time for 5 % more wall
-      time on 0.2 s calls). Values never depend on it, so reading the machine's load is
-      allowed here. :func:`use_threads` fixes it for a block (tests force each choice with it).
+    * ``threads``: 1 below :data:`SMALL_PROBLEM_FLOPS` (workers buy nothing on small products), else one per core this
+      process may use (its CPU affinity), whatever the machine's load. Linux shares a busy machine's cores among the
+      runnable threads, so fewer workers only mean a smaller share: on the 2-core machine (2026-11-29, the 2,880 x
+      10,000 ridge) two workers took 0.94 s against one worker's 1.22 s beside one busy process, and 1.82 s against
+      3.16 s beside four (scikit-learn's ``Ridge``, on numpy's two BLAS threads: 1.21 and 2.11 s). An earlier rule
+      took one worker per idle core from the machine's load; it also ran on one worker for seconds after a busy
+      spell had ended (1.22 s against 0.65 s on the quiet machine). :func:`use_threads` fixes it for a block (tests
+      force each choice with it); values never depend on it.
     * ``block_bytes``: scratch per block of converted or centred values (:data:`BLOCK_BYTES`).
 
 No state is kept between calls: a plan lives for one call and decides nothing from earlier ones.
@@ -38,7 +40,6 @@ import contextvars
 import itertools
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -54,8 +55,6 @@ __all__ = ["BLOCK_BYTES", "PRECISIONS", "SMALL_PROBLEM_FLOPS", "ComputePlan", "c
 SMALL_PROBLEM_FLOPS = 2e9
 #: scratch bytes per block of converted or centred values (float64 feature blocks, float64 row blocks)
 BLOCK_BYTES = 16 * 2 ** 20
-#: readings of the runnable count per plan (:func:`_runnable_elsewhere`)
-_RUNNABLE_SAMPLES = 3
 #: accepted ``precision`` values
 PRECISIONS = ("mixed", "float64")
 
@@ -151,70 +150,6 @@ def _available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _own_runnable() -> int:
-    """Threads of this process that are runnable now (``/proc/self/task/*/stat``, state ``R``; the reading thread
-    among them), else 1."""
-    try:
-        tasks = os.listdir("/proc/self/task")
-    except OSError:
-        return 1
-    count = 0
-    for task in tasks:
-        try:
-            with open(f"/proc/self/task/{task}/stat") as handle:
-                text = handle.read()
-        except OSError:  # the thread ended meanwhile
-            continue
-        count += text[text.rindex(")") + 2:text.rindex(")") + 3] == "R"
-    return max(1, count)
-
-
-def _runnable_elsewhere(samples: int = _RUNNABLE_SAMPLES) -> float:
-    """Threads that other processes keep runnable: Linux's count of runnable threads (``/proc/loadavg``, 4th field)
-    less this process's own (:func:`_own_runnable`: the reading thread, and the BLAS or OpenMP threads of this
-    process that still spin for a moment after their last call, a peer library's or torch's), the least of
-    ``samples`` readings 2 ms apart (a process started for an instant is not a busy core; a reading of 0 ends them:
-    an idle machine costs one reading, not 4 ms); else the 1-minute load average, else 0."""
-    try:
-        readings = []
-        for sample in range(samples):
-            if sample:
-                time.sleep(0.002)
-            before = _own_runnable()  # and after: a spinning thread that sleeps or wakes meanwhile counts as ours
-            with open("/proc/loadavg") as handle:
-                runnable = float(handle.read().split()[3].split("/")[0])
-            readings.append(max(0.0, runnable - max(before, _own_runnable())))
-            if readings[-1] == 0.0:  # the least it can be: the other readings cannot change the answer
-                break
-        return min(readings)
-    except (OSError, IndexError, ValueError):
-        pass
-    try:
-        return os.getloadavg()[0]
-    except (OSError, AttributeError):
-        return 0.0
-
-
-def _cpu_pressure() -> float:
-    """The share of the last 10 s in which some runnable thread waited for a core (Linux's pressure stall
-    information, ``/proc/pressure/cpu``, ``some avg10`` / 100), else 0."""
-    try:
-        with open("/proc/pressure/cpu") as handle:
-            fields = dict(item.split("=") for item in handle.readline().split()[1:])
-        return min(1.0, max(0.0, float(fields["avg10"]) / 100))
-    except (OSError, KeyError, ValueError):
-        return 0.0
-
-
-def _idle_cores() -> int:
-    """The cores this process may use less those other threads take, at least 1: the threads runnable now, or, when
-    threads waited for a core in the last 10 s (bursty work that the count of this instant misses), that share of
-    the cores if it is more. Neither reading counts this process's workers, which are idle between calls."""
-    cores = _available_cores()
-    busy = max(_runnable_elsewhere(), cores * _cpu_pressure())
-    return max(1, min(cores, int(cores - busy + 0.5)))
-
-
 @contextlib.contextmanager
 def use_threads(threads: int) -> Iterator[None]:
     """Every plan made inside the block uses ``threads`` worker threads (context-local, restored on exit).
@@ -243,7 +178,7 @@ def compute_plan(backend=None, *arrays, precision: str = "mixed", flops: float =
     precision : {'mixed', 'float64'}, default='mixed'
     flops : float, default=0.0
         An estimate of the call's floating-point operations: below :data:`SMALL_PROBLEM_FLOPS` one worker thread, else
-        one per idle core (module docstring).
+        one per core this process may use (module docstring).
 
     Yields
     ------
@@ -252,7 +187,7 @@ def compute_plan(backend=None, *arrays, precision: str = "mixed", flops: float =
     xp = resolve_backend(backend, *arrays)
     threads = _forced_threads.get()
     if threads is None:
-        threads = 1 if flops < SMALL_PROBLEM_FLOPS else _idle_cores()
+        threads = 1 if flops < SMALL_PROBLEM_FLOPS else _available_cores()
     with contextlib.ExitStack() as stack:
         # the workers start when a map first needs them (ThreadPoolExecutor's own rule) and serve every map of the call
         pool = stack.enter_context(ThreadPoolExecutor(max_workers=threads, thread_name_prefix=_WORKER_PREFIX)) \
