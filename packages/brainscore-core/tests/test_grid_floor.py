@@ -146,6 +146,26 @@ def test_what_a_model_holds_is_released_with_the_pair_when_the_model_is_not_kept
     assert grid.release_models() == 0
 
 
+def test_an_in_process_grid_opens_its_store_once_for_all_its_pairs(world, plugin, tmp_path, monkeypatch):
+    from brainscore_core.grid import score_many
+    from brainscore_core.results import ResultStore
+
+    engines, disposed = [], []
+    original_create, original_dispose = ResultStore._create_engine, ResultStore.dispose
+    monkeypatch.setattr(ResultStore, "_create_engine", lambda self: engines.append(self) or original_create(self))
+    monkeypatch.setattr(ResultStore, "dispose", lambda self: disposed.append(self) or original_dispose(self))
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    frame = score_many(["m10", "m20"], ["b30", "b40", "b50"], domain=world.domain, store=url, progress=False)
+    assert list(frame["status"]) == ["ok"] * 6
+    assert len(engines) == 1 and disposed == engines  # one engine for the six pairs, closed when the grid ended
+    engines.clear(), disposed.clear()
+    mine = ResultStore(url)  # a store object of the caller's own: used, and left open for the caller
+    frame = score_many(["m10"], ["b30", "b40"], domain=world.domain, store=mine, progress=False, rescore=True)
+    assert list(frame["status"]) == ["ok"] * 2 and engines == [mine] and disposed == []
+    assert mine.count() == 8  # six rows, then two more: every pair's row was stored
+    mine.dispose()
+
+
 def test_memory_annotations_come_from_the_workers(world, plugin, tmp_path, monkeypatch):
     distributed = import_or_skip("distributed", extra="brainscore-core[test]")
     from brainscore_core import grid, grid_dask

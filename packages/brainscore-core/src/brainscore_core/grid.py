@@ -150,9 +150,11 @@ def score_many(models: Iterable[str], benchmarks: Iterable[str], client: Any = N
         if client is None and owned is None:
             try:
                 for (model, benchmark), keep_model in zip(pairs, keep, strict=True):
-                    record(score_task(domain, model, benchmark, url, rescore, keep_model=keep_model))
+                    record(score_task(domain, model, benchmark, url, rescore, keep_model=keep_model, store=opened))
             finally:
                 release_models()
+                if opened is not None and opened is not store:  # opened here (not the caller's own store object)
+                    opened.dispose()
         else:
             from brainscore_core.grid_dask import DaskRun
 
