@@ -125,16 +125,22 @@ def extend_package_path(path: Sequence[str], name: str) -> list[str]:
     extended = list(path)
     seen = {os.path.realpath(entry) for entry in extended}
     relative = os.path.join(*name.split("."))
+    # a folder's real path only where the folder exists: most sys.path entries have none, and realpath walks every
+    # part of a path (Scialom2024's 222 plugin lookups: 2,230 calls, most of the lookups' time)
     for entry in (entry for entry in sys.path if isinstance(entry, str) and entry):
         candidate = os.path.join(entry, relative)
+        if not os.path.isdir(candidate):
+            continue
         real = os.path.realpath(candidate)
-        if real not in seen and os.path.isdir(candidate) and _installed_here(entry, relative):
+        if real not in seen and _installed_here(entry, relative):
             extended.append(os.path.abspath(candidate))
             seen.add(real)
     for folder in plugin_folders():
         candidate = str(folder / name.rsplit(".", 1)[-1])
+        if not os.path.isdir(candidate):
+            continue
         real = os.path.realpath(candidate)
-        if real not in seen and os.path.isdir(candidate):
+        if real not in seen:
             extended.append(os.path.abspath(candidate))
             seen.add(real)
     return extended
