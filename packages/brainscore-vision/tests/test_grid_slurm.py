@@ -103,7 +103,11 @@ def _once_per_pair(url: str) -> Counter:
     return Counter((row["model_identifier"], row["benchmark_identifier"]) for row in ResultStore(url).rows(status=None))
 
 
-def test_a_3x3_grid_on_2_jobs_survives_a_cancelled_job_and_equals_the_in_process_run(slurm, tmp_path):
+def test_a_3x3_grid_on_2_jobs_survives_a_cancelled_job_and_equals_the_in_process_run(slurm, tmp_path, monkeypatch):
+    from brainscore_core import grid_dask
+
+    # the jobs' states asked for every 0.5 s (5 s in use): the test sees both jobs running before it cancels one
+    monkeypatch.setattr(grid_dask, "JOB_POLL_S", 0.5)
     in_process = f"sqlite:///{tmp_path / 'in_process.sqlite'}"
     reference = brainscore_vision.score_many(MODELS, BENCHMARKS, store=in_process, progress=False)
     assert list(reference["status"]) == ["ok"] * 9
@@ -117,8 +121,10 @@ def test_a_3x3_grid_on_2_jobs_survives_a_cancelled_job_and_equals_the_in_process
         pair = (event.get("model"), event.get("benchmark"))
         if event.get("kind") == "started":
             started[pair] = event["worker"]
+        both_running = any(seen.get("kind") == "jobs" and seen["running"] == 2 for seen in events)
         if event.get("kind") == "stage" and event.get("stage") == "scoring" and pair[0] == "pixels-slow" \
-                and not cancelled:  # its job is cancelled while it scores (it sleeps 8 s looking at the images)
+                and both_running and not cancelled:  # its job is cancelled while it scores (it sleeps 8 s looking at
+            # the images), once both jobs were reported running (the jobs' progress is asserted below)
             cancelled.append((pair, _job_of_worker(started[pair])))
             subprocess.run(["scancel", cancelled[0][1]], check=True, timeout=10)
 

@@ -15,7 +15,9 @@ grid, whose ``floor`` and instrumentation this script reuses):
    ``model(batch)`` timed (decoding and preprocessing before each batch's clock).
 
 The ratio grid / floor is the issue's target (<= 1.2). Run: ``python packages/model-tools/benchmarks/
-bench_behavioral_families.py [--model alexnet-random] [--families Scialom2024 ...] [--out results.json]``. The load
+bench_behavioral_families.py [--model alexnet-random] [--families Scialom2024 ...] [--together] [--out results.json]``
+(``--together``: also one grid over every selected family, as a leaderboard run scores them, against the floor over
+the union of their distinct images). The load
 average is recorded before and after each measurement (the machine is shared: say so with the figures).
 """
 
@@ -86,34 +88,17 @@ def write_images(root: Path, family: str) -> int:
     return len(ids)
 
 
-def serve(root: Path, family: str) -> None:
-    """Serve ``family``'s stand-ins in place of Brain-Score's bucket (brainio.s3's loaders), with image files."""
+def serve(root: Path, *families: str) -> None:
+    """Serve the stand-ins of ``families`` in place of Brain-Score's bucket (brainio.s3's loaders), with image files."""
     import numpy as np
-    import pandas as pd
 
     import brainio.s3
     from brainio import assemblies
     from brainio.linking import attach_stimulus_set
-    from brainio.stimuli import StimulusSet
-    from brainscore_vision.data_helpers.public_catalogue import catalogue, read_catalogue
 
-    folder = {"Baker2022": "baker2022", "BMD2024": "bmd2024", "Lonnqvist2024": "lonnqvist2024",
-              "Maniquet2024": "maniquet2024", "Scialom2024": "scialom2024",
-              "Coggan2024_behavior": "coggan2024_behavior"}.get(family)
-    import brainscore_vision
-
-    entries = catalogue() if folder is None else read_catalogue(
-        Path(brainscore_vision.__file__).parent / "data" / folder / "catalogue.json")
-    made = _family(family)
     sets, data = {}, {}
-    for identifier, columns in made["stimulus_sets"].items():
-        stimuli = StimulusSet(pd.DataFrame(columns))
-        stimuli["stimulus_id"] = stimuli["stimulus_id"].astype(str)
-        stimuli.stimulus_paths = {i: str(_image_path(root, family, i)) for i in stimuli["stimulus_id"]}
-        stimuli.identifier = entries[("stimulus_set", identifier)]["s3_identifier"]
-        sets[stimuli.identifier] = stimuli
-    for identifier, values in made["assemblies"].items():
-        data[entries[("assembly", identifier)]["s3_identifier"]] = values
+    for family in families:
+        _stand_ins(root, family, sets, data)
 
     def load_stimulus_set_from_s3(identifier, *args, **kwargs):
         return sets[identifier].copy()
@@ -133,18 +118,44 @@ def serve(root: Path, family: str) -> None:
     brainio.s3.load_assembly_from_s3 = load_assembly_from_s3
 
 
-def child(model: str, family: str, root: Path, out: Path) -> None:
-    """One family's grid in this process, written to ``out`` as JSON."""
+def _stand_ins(root: Path, family: str, sets: dict, data: dict) -> None:
+    """Add ``family``'s stand-in stimulus sets and assemblies to ``sets`` and ``data``, by bucket identifier."""
+    import pandas as pd
+
+    from brainio.stimuli import StimulusSet
+    from brainscore_vision.data_helpers.public_catalogue import catalogue, read_catalogue
+
+    folder = {"Baker2022": "baker2022", "BMD2024": "bmd2024", "Lonnqvist2024": "lonnqvist2024",
+              "Maniquet2024": "maniquet2024", "Scialom2024": "scialom2024",
+              "Coggan2024_behavior": "coggan2024_behavior"}.get(family)
+    import brainscore_vision
+
+    entries = catalogue() if folder is None else read_catalogue(
+        Path(brainscore_vision.__file__).parent / "data" / folder / "catalogue.json")
+    made = _family(family)
+    for identifier, columns in made["stimulus_sets"].items():
+        stimuli = StimulusSet(pd.DataFrame(columns))
+        stimuli["stimulus_id"] = stimuli["stimulus_id"].astype(str)
+        stimuli.stimulus_paths = {i: str(_image_path(root, family, i)) for i in stimuli["stimulus_id"]}
+        stimuli.identifier = entries[("stimulus_set", identifier)]["s3_identifier"]
+        sets[stimuli.identifier] = stimuli
+    for identifier, values in made["assemblies"].items():
+        data[entries[("assembly", identifier)]["s3_identifier"]] = values
+
+
+def child(model: str, families: list[str], root: Path, out: Path) -> None:
+    """One grid over every benchmark of ``families`` in this process, written to ``out`` as JSON."""
     start = time.perf_counter()
     record = {"forward_s": 0.0, "forward_images": 0, "generation_s": 0.0, "shown": {}}
     import brainscore_vision
 
-    serve(root, family)  # the stand-ins are generated here, before the clock of the grid starts
+    serve(root, *families)  # the stand-ins are generated here, before the clock of the grid starts
     load_start = time.perf_counter()
     brainscore_vision.load_model(model)  # imports torch and builds the network once: a per-process cost, timed apart
     model_load = time.perf_counter() - load_start
     e2e._instrument(record)
-    keys = sorted(key for key in brainscore_vision.benchmark_registry if key.startswith(PREFIXES[family]))
+    keys = sorted(key for key in brainscore_vision.benchmark_registry
+                  if any(key.startswith(PREFIXES[family]) for family in families))
     home = Path(os.environ["BRAINSCORE_HOME"])
     grid_start = time.perf_counter()
     frame = brainscore_vision.score_many([model], keys, None, store=f"sqlite:///{home / 'results.sqlite'}",
@@ -170,7 +181,10 @@ def main() -> None:
     parser.add_argument("--families", nargs="*", default=list(DEFAULT_FAMILIES), choices=sorted(REAL_SIZES))
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--child", choices=["grid", "floor"], default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--family", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--together", action="store_true",
+                        help="also score every selected family in one grid (one process: what a leaderboard run pays "
+                             "once is paid once), against the floor over the union of their images")
+    parser.add_argument("--family", nargs="*", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--record", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -184,16 +198,19 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="bench-families-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     report = {"model": args.model, "date": time.strftime("%Y-%m-%d %H:%M %Z"), "cpus": os.cpu_count(), "families": {}}
-    for family in args.families:
-        images = write_images(root, family)
+    images = {family: write_images(root, family) for family in args.families}
+    runs = [[family] for family in args.families] + ([list(args.families)] if args.together else [])
+    for families in runs:
+        family = "+".join(families)
         environment = {**os.environ, "BRAINSCORE_HOME": str(root / f"home-{family}"), "BRAINSCORE_PROGRESS": "0",
                        "BRAINIO_HOME": str(root / f"brainio-{family}")}
         record = root / f"{family}.json"
         load_before = e2e._loadavg()
-        wall = _spawn(["--child", "grid", "--model", args.model, "--family", family, "--root", str(root),
+        wall = _spawn(["--child", "grid", "--model", args.model, "--family", *families, "--root", str(root),
                        "--record", str(record)], environment)
         result = json.loads(record.read_text())
-        result.update(wall_s=wall, loadavg_before=load_before, loadavg_after=e2e._loadavg(), stimuli=images)
+        result.update(wall_s=wall, loadavg_before=load_before, loadavg_after=e2e._loadavg(),
+                      stimuli=sum(images[name] for name in families))
         shown = result.pop("shown")
         failed = [(pair["benchmark"], pair["error_message"]) for pair in result["pairs"] if pair["status"] != "ok"]
         if failed:
