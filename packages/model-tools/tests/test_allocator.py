@@ -80,9 +80,9 @@ def test_switched_off_by_parameter_environment_or_user_malloc_settings(monkeypat
         assert tuned is False
 
 
-_PAIR_FAULTS = """
+_ONE_BLOCK = """
 import ctypes, json, resource
-from brainscore_core.pair_scope import pair_scope
+from brainscore_core.pair_scope import give_model_releases, pair_scope, run_released, take_model_releases
 from model_tools.activations.allocator import freed_memory_reused
 
 libc = ctypes.CDLL(None)
@@ -97,7 +97,9 @@ def faults_of_one_block():
         ctypes.memset(block, 1, 64 << 20)
         libc.free(block)
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+"""
 
+_PAIR_FAULTS = _ONE_BLOCK + """
 faults_of_one_block()
 apart = faults_of_one_block()  # the block before it returned its memory (malloc_trim) on leaving
 with pair_scope():
@@ -139,23 +141,7 @@ def test_a_pair_holds_the_tuning_from_its_first_block_to_its_end(monkeypatch):
     assert allocator._depth == 0
 
 
-_KEPT_MODEL_FAULTS = """
-import ctypes, json, resource
-from brainscore_core.pair_scope import give_model_releases, pair_scope, run_released, take_model_releases
-from model_tools.activations.allocator import freed_memory_reused
-
-libc = ctypes.CDLL(None)
-libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, (ctypes.c_size_t,)
-libc.free.argtypes = (ctypes.c_void_p,)
-
-def faults_of_one_block():
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    with freed_memory_reused(True):
-        block = libc.malloc(64 << 20)
-        ctypes.memset(block, 1, 64 << 20)
-        libc.free(block)
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
-
+_KEPT_MODEL_FAULTS = _ONE_BLOCK + """
 with pair_scope():  # a grid's pair whose model it keeps for the next pair (what brainscore_core.grid_task does)
     faults_of_one_block()
     kept = take_model_releases()

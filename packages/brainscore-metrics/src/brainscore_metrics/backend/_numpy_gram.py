@@ -9,8 +9,9 @@ Two ways, chosen by ``n`` (the number of stimuli) alone, so that the bits never 
   too, and at most :func:`_window` blocks are in flight (each holds its buffers).
 * **row panels** beyond, and for float64 products (whose n x n scratch would be the size of the result): every block
   is gathered and centred once (by tiles of :data:`CENTRING_ROWS` rows on the workers), then its product is added to
-  the lower triangle in panels of :data:`~brainscore_metrics.backend._numpy_tiles.TILE_ROWS` rows on the workers (``chunk[rows] chunk[:stop]'`` plus
-  the diagonal block's ``syrk``: the multiply-adds of one ``syrk``, no n x n scratch).
+  the lower triangle in panels of :data:`~brainscore_metrics.backend._numpy_tiles.TILE_ROWS` rows on the workers
+  (``chunk[rows] chunk[:stop]'`` plus the diagonal block's ``syrk``: the multiply-adds of one ``syrk``, no n x n
+  scratch).
 
 Column means are taken block by block (each block is read while it is in cache); a float32 block is centred as
 ``x - hi - lo`` (the float64 means as a float32 pair: ``x - hi`` is exact for x near the mean by Sterbenz's lemma,
@@ -70,12 +71,13 @@ class _Centring:
             return self.X[:, columns]
         n = self.X.shape[0]
         gathered = buffers["gathered"][:n * len(columns)].reshape(n, len(columns))
-        parts = self.X.parts if isinstance(self.X, RowStack) else [self.X]
-        starts = np.cumsum([0] + [part.shape[0] for part in parts])
-        for part, start in zip(parts, starts, strict=False):
+        start = 0
+        for part in self.X.parts if isinstance(self.X, RowStack) else [self.X]:
+            rows_of_part = gathered[start:start + part.shape[0]]
             # mode='clip' (the positions are valid): numpy buffers ``out`` under the default 'raise', 3x slower
-            _by_row_tiles(plan, part.shape[0], lambda rows, part=part, start=start: np.take(
-                part[rows], columns, axis=1, out=gathered[start + rows.start:start + rows.stop], mode="clip"))
+            _by_row_tiles(plan, part.shape[0], lambda rows, part=part, out=rows_of_part: np.take(
+                part[rows], columns, axis=1, out=out[rows], mode="clip"))
+            start += part.shape[0]
         return gathered
 
     def centred(self, columns, buffers: dict, plan=None) -> np.ndarray:
