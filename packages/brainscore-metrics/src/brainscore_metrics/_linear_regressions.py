@@ -115,11 +115,14 @@ class RidgeRegression(_LinearFamily):
         self.precision = precision
         self.backend = backend
 
-    def _fit(self, plan, X, Y, train, shared):
+    def _fit(self, plan, X, Y, train, shared, *, consume_shared: bool = False):
+        """``consume_shared``: nothing reads ``shared`` after this fit (it may be factorised in its own memory)."""
         gram = shared if shared is not None and X.shape[1] > len(train) else None
 
         def attempt(attempt_plan):  # the shared Gram matrix was formed under ``plan``; the retry forms its own
-            return ridge_fit(attempt_plan, X, Y, train, alpha=self.alpha, gram=gram if attempt_plan is plan else None)
+            first = attempt_plan is plan
+            return ridge_fit(attempt_plan, X, Y, train, alpha=self.alpha, gram=gram if first else None,
+                             overwrite_gram=consume_shared and first)
 
         return with_float64_retry(plan, X, attempt, retry_on=FACTORISATION_ERRORS)
 
@@ -136,7 +139,7 @@ class RidgeRegression(_LinearFamily):
             subset = X if len(rows) == X.shape[0] and np.array_equal(rows, np.arange(X.shape[0])) else \
                 xp.take(X, xp.index(rows, X), 0)
             state = self._fit(plan, subset, xp.take(Y, xp.index(rows, Y), 0), np.arange(len(rows)),
-                              shared=self._shared(plan, subset))
+                              shared=self._shared(plan, subset), consume_shared=True)
             state = primal_from_dual(plan, state, subset)
         else:
             state = self._fit(plan, X, Y, rows, shared=None)
@@ -193,7 +196,7 @@ class RidgeCVRegression(RidgeRegression):
         self.precision = precision
         self.backend = backend
 
-    def _fit(self, plan, X, Y, train, shared):
+    def _fit(self, plan, X, Y, train, shared, *, consume_shared: bool = False):
         gram = shared if shared is not None and X.shape[1] > len(train) else None
         state = ridgecv_fit(plan, X, Y, train, alphas=self.alphas, gram=gram, cv=self.cv,
                             alpha_per_target=self.alpha_per_target)

@@ -17,6 +17,7 @@ import numpy as np
 
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._ridge_cv import covers_complement, kernel_ridge_cv, test_folds
+from brainscore_metrics._ridge_dual import as_range, saddle_point_dual, saddle_point_predictions, train_block
 from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
@@ -84,7 +85,7 @@ def train_centered_kernel(xp, gram, train, rows):
     r = gram @ selector  # r_i = mean over training j of G_ij
     r_train = xp.take(r, train_t, 0)
     r_bar = xp.mean(r_train)
-    row_range, train_range = _as_range(rows), _as_range(train)
+    row_range, train_range = as_range(rows), as_range(train)
     if row_range is not None and train_range is not None:  # one copy of a contiguous block (a fixed split's rows)
         block = xp.copy(gram[row_range, train_range])
     else:
@@ -93,14 +94,6 @@ def train_centered_kernel(xp, gram, train, rows):
     block -= r_train[None, :]
     block += r_bar
     return block
-
-
-def _as_range(rows) -> slice | None:
-    """``rows`` as a slice when they are consecutive and increasing, else None."""
-    rows = np.asarray(rows)
-    if len(rows) == 0 or rows[-1] - rows[0] != len(rows) - 1 or (len(rows) > 1 and not np.all(np.diff(rows) == 1)):
-        return None
-    return slice(int(rows[0]), int(rows[-1]) + 1)
 
 
 def _use_dual(X, n_train: int) -> bool:
@@ -115,8 +108,11 @@ def _centered_train(xp, X, Y, train):
     return x_train - x_mean, y_train - y_mean, x_mean, y_mean
 
 
-def ridge_fit(plan, X, Y, train, *, alpha: float = 1.0, gram=None):
+def ridge_fit(plan, X, Y, train, *, alpha: float = 1.0, gram=None, overwrite_gram: bool = False):
     """Ridge regression with intercept (scikit-learn ``Ridge(alpha)``).
+
+    With more features than training stimuli, in kernel form as a saddle-point system over the given Gram matrix
+    (:mod:`brainscore_metrics._ridge_dual`).
 
     Parameters
     ----------
@@ -128,11 +124,16 @@ def ridge_fit(plan, X, Y, train, *, alpha: float = 1.0, gram=None):
     gram : array of shape (n_presentations, n_presentations) or None, default=None
         :func:`centered_gram` of X; used (and required for the dual form to skip recomputation) when
         there are more features than training stimuli.
+    overwrite_gram : bool, default=False
+        The caller no longer needs ``gram`` but for the rows after the training ones: the regularised kernel is
+        formed and factorised in its memory when the training rows are its first ones
+        (:func:`~brainscore_metrics._ridge_dual.train_block`), and the fit holds no ``gram``.
 
     Returns
     -------
     dict: either ``coef`` (n_features, n_neuroids) and ``x_mean`` (primal), or ``dual`` (n_train,
-    n_neuroids) with ``train`` (dual), and ``y_mean`` (n_neuroids,).
+    n_neuroids), ``dual_intercept`` (n_neuroids,) and ``train`` (dual; with ``gram`` unless ``overwrite_gram``:
+    predictions are ``K[rows, train] dual + dual_intercept + y_mean``), and ``y_mean`` (n_neuroids,).
     """
     xp = plan.xp
     if _use_dual(X, len(train)):
@@ -140,11 +141,12 @@ def ridge_fit(plan, X, Y, train, *, alpha: float = 1.0, gram=None):
             gram = centered_gram(plan, X)
         y_train = xp.asarray(xp.take(Y, xp.index(train, X), 0), dtype=xp.float64)
         y_mean = xp.mean(y_train, axis=0)
-        kernel = train_centered_kernel(xp, gram, train, train)  # a new array: regularised and factorised in place
+        kernel = train_block(xp, gram, train, overwrite=overwrite_gram)  # regularised and factorised in place
         diagonal = xp.arange(len(train), like=kernel)
         kernel[diagonal, diagonal] += alpha
-        dual = xp.factor_solve(plan, xp.cholesky(plan, kernel, overwrite=True), y_train - y_mean)
-        return {"dual": dual, "train": np.asarray(train), "y_mean": y_mean, "gram": gram}
+        dual, intercept = saddle_point_dual(xp, plan, xp.cholesky(plan, kernel, overwrite=True), y_train - y_mean)
+        fitted = {"dual": dual, "dual_intercept": intercept, "train": np.asarray(train), "y_mean": y_mean}
+        return fitted if overwrite_gram else {**fitted, "gram": gram}
     xc, yc, x_mean, y_mean = _centered_train(xp, X, Y, train)
     regularised = xc.T @ xc + alpha * xp.eye(X.shape[1], like=xc)
     coef = xp.cholesky_solve(regularised, xc.T @ yc)
@@ -343,6 +345,8 @@ def linear_model_predict(xp, fitted, X, rows=None):
     if "dual" in fitted:
         if rows is None:
             raise ValueError("dual-form predictions need the presentation rows of the fitted source")
+        if "dual_intercept" in fitted:  # ridge_fit's saddle-point form
+            return saddle_point_predictions(xp, fitted["gram"], fitted, rows)
         kernel = train_centered_kernel(xp, fitted["gram"], fitted["train"], rows)
         return kernel @ fitted["dual"] + fitted["y_mean"]
     if rows is not None:
@@ -367,6 +371,6 @@ def primal_from_dual(plan, fitted, X):
     dual = fitted["dual"]
     x_mean = xp.column_means(X)[0]
     coef = xp.transpose_times(plan, X, dual) - xp.outer(x_mean, xp.sum(dual, axis=0))
-    out = {k: v for k, v in fitted.items() if k not in ("dual", "train", "gram")}
+    out = {k: v for k, v in fitted.items() if k not in ("dual", "dual_intercept", "train", "gram")}
     return {**out, "coef": coef, "x_mean": x_mean}
 

@@ -38,6 +38,7 @@ from brainscore_metrics._ridge import (
     ridgecv_fit,
     train_centered_kernel,
 )
+from brainscore_metrics._ridge_dual import saddle_point_predictions
 from brainscore_metrics._scores import make_score, raw_score
 from brainscore_metrics.backend._numpy_sources import RowStack
 from brainscore_metrics.backend.plan import compute_plan, with_float64_retry
@@ -115,11 +116,11 @@ def dual_ridge_predict(plan, X_train, Y_train, X_test, *, regression: str = "dua
             gram = stacked_gram(attempt_plan, [X_train, X_test],
                                 mixed_min_features_per_stimulus=MIXED_MIN_FEATURES_PER_STIMULUS)
             shape = _Shape((n, n_features), gram)
-            if regression == "dual_ridge":
-                fitted = ridge_fit(attempt_plan, shape, Y, train, alpha=alpha, gram=gram)
-            else:
-                fitted = ridgecv_fit(attempt_plan, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
-                                     alpha_per_target=alpha_per_target)
+            if regression == "dual_ridge":  # the kernel formed and factorised in the Gram matrix's training rows
+                fitted = ridge_fit(attempt_plan, shape, Y, train, alpha=alpha, gram=gram, overwrite_gram=True)
+                return saddle_point_predictions(xp, gram, fitted, test), None
+            fitted = ridgecv_fit(attempt_plan, shape, Y, train, alphas=alphas, gram=gram, cv=cv,
+                                 alpha_per_target=alpha_per_target)
             kernel = train_centered_kernel(xp, gram, train, test)
             return kernel @ fitted["dual"] + fitted["y_mean"], fitted.get("alpha")
 
