@@ -4,8 +4,9 @@ squares (:mod:`brainscore_metrics._least_squares`) shares at ``alpha = 0``.
 Numbers follow scikit-learn's ``Ridge(alpha)`` and ``RidgeCV(alphas, alpha_per_target=False)`` on the same
 arrays. When there are more features
 than training stimuli the kernel (dual) form is used: the Gram matrix of the globally centred features
-is computed once per source (feature blocks, so no centred copy of the features is held) and each split
-re-centres it on its training stimuli in kernel space; predictions are kernel rows times dual
+is computed once per source (feature blocks, so no centred copy of the features is held); a ridge fit solves
+the saddle-point system of an unpenalised intercept on its training block (:mod:`brainscore_metrics._ridge_dual`),
+RidgeCV re-centres it on each split's training stimuli in kernel space; predictions are kernel rows times dual
 coefficients. RidgeCV uses one eigendecomposition per split for all targets and all alphas, with
 scikit-learn's leave-one-out formula (intercept direction left unpenalised, mean squared LOO error
 over all targets and stimuli, first best alpha on ties).
@@ -17,7 +18,12 @@ import numpy as np
 
 from brainscore_metrics._gram import stimulus_gram
 from brainscore_metrics._ridge_cv import covers_complement, kernel_ridge_cv, test_folds
-from brainscore_metrics._ridge_dual import as_range, saddle_point_dual, saddle_point_predictions, train_block
+from brainscore_metrics._ridge_dual import (
+    kernel_rows,
+    saddle_point_dual,
+    saddle_point_predictions,
+    train_block,
+)
 from brainscore_metrics.errors import IllConditionedKernelError
 
 __all__ = [
@@ -85,11 +91,7 @@ def train_centered_kernel(xp, gram, train, rows):
     r = gram @ selector  # r_i = mean over training j of G_ij
     r_train = xp.take(r, train_t, 0)
     r_bar = xp.mean(r_train)
-    row_range, train_range = as_range(rows), as_range(train)
-    if row_range is not None and train_range is not None:  # one copy of a contiguous block (a fixed split's rows)
-        block = xp.copy(gram[row_range, train_range])
-    else:
-        block = xp.take(xp.take(gram, rows_t, 0), train_t, 1)
+    block = kernel_rows(xp, gram, train, rows)
     block -= xp.take(r, rows_t, 0)[:, None]
     block -= r_train[None, :]
     block += r_bar

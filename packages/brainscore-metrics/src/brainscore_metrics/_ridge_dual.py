@@ -82,11 +82,7 @@ def train_block(xp, gram, train, *, overwrite: bool = False):
     m = len(train)
     if overwrite and isinstance(gram, np.ndarray) and gram.flags.c_contiguous and as_range(train) == slice(0, m):
         return _leading_block_in_place(gram, m)
-    block = as_range(train)
-    if block is not None:  # one copy of a contiguous block
-        return xp.copy(gram[block, block])
-    train_t = xp.index(train, gram)
-    return xp.take(xp.take(gram, train_t, 0), train_t, 1)
+    return kernel_rows(xp, gram, train, train)
 
 
 def kernel_rows(xp, gram, train, rows):
